@@ -1,0 +1,49 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Tests must never be focused or skipped in the tree.
+const focusedOrSkipped = ['it', 'describe', 'test'].flatMap((object) =>
+  ['only', 'skip', 'todo'].map((property) => ({ object, property, message: 'No focused, skipped or todo tests in the tree.' })),
+);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.stack/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': ['error', ...focusedOrSkipped],
+    },
+  },
+  {
+    // One place reads the environment (STYLE habit 1).
+    files: ['src/**/*.ts'],
+    ignores: ['src/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...focusedOrSkipped,
+        { object: 'process', property: 'env', message: 'Only src/config.ts reads process.env.' },
+      ],
+    },
+  },
+  {
+    // The domain is pure: no adapters, no I/O (STYLE habit 10).
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/adapters/**', '**/http/**', '**/services/**', 'node:fs', 'node:net', 'node:http'] }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
