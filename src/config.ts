@@ -1,0 +1,179 @@
+import { z } from 'zod';
+
+/**
+ * The only module that reads the environment (STYLE habit 1). Every setting of contract section 1,
+ * plus the few an operator needs to share one Kafka or ClickHouse cluster between deployments.
+ * `.env.example` documents each variable; test/unit/config.test.ts keeps the two in step.
+ */
+
+const boolean = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((v) => v === 'true');
+
+const positiveInt = (what: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]*$/, { error: `expected ${what} as a positive whole number` })
+    .transform(Number);
+
+/** 0 asks the OS for any free port (tests, several processes on one host). */
+const port = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,4})$/, { error: 'expected a TCP port number from 0 to 65535' })
+  .transform(Number)
+  .refine((n) => n <= 65535, { error: 'expected a TCP port number from 0 to 65535' });
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const SECRET_FORM = /^svc_cs_[A-Za-z0-9_-]{32,}$/;
+
+/** Each key is an environment variable; `describe` is the text of `.env.example` and the README table. */
+export const envSchema = z.object({
+  PORT: port.default(3000).describe('HTTP listen port'),
+  HOST: z.string().min(1, { error: 'expected a host name or address' }).default('0.0.0.0').describe('HTTP listen address'),
+  DATA_DIR: z.string().min(1, { error: 'expected a directory path' }).default('./data').describe('Where embedded mode keeps its files (SQLite metadata, chDB events)'),
+  ROLE: z.enum(['all', 'api', 'worker'], { error: 'expected all, api or worker' }).default('all').describe('Which part runs in this process: all, api or worker (api and worker need distributed mode)'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' })
+    .default('info')
+    .describe('pino log level'),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, { error: 'expected a comma list of host:port' })
+    .optional()
+    .describe('Comma list of Kafka brokers (host:port). Set = distributed mode; unset = embedded mode'),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{0,100}$/, { error: 'expected up to 100 characters of A-Z a-z 0-9 . _ -' })
+    .default('eas.')
+    .describe('Prefix of every Kafka topic and consumer group name (distributed mode)'),
+  CLICKHOUSE_URL: url(['http:', 'https:']).optional().describe('ClickHouse HTTP interface, e.g. http://user:password@host:8123 (required in distributed mode)'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: 'expected an identifier of letters, digits and _' })
+    .default('event_alerting')
+    .describe('ClickHouse database that holds the events (created if missing)'),
+  REDIS_URL: url(['redis:', 'rediss:']).optional().describe('Redis URL, e.g. redis://host:6379 (required in distributed mode)'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional().describe('PostgreSQL URL for metadata, e.g. postgres://user@host:5432/db (required in distributed mode)'),
+  BOOTSTRAP_CLIENT_SECRET: z
+    .string()
+    .regex(SECRET_FORM, { error: 'expected svc_cs_ followed by at least 32 URL-safe characters (A-Z a-z 0-9 _ -)' })
+    .optional()
+    .describe('At start, make this exact value an active client secret (label bootstrap, all scopes) of the bootstrap account'),
+  BOOTSTRAP_ACCOUNT_NAME: z.string().min(1, { error: 'expected a non-empty name' }).max(200).default('default').describe('Name of the account BOOTSTRAP_CLIENT_SECRET belongs to'),
+  OUTBOUND_ALLOW_PRIVATE: boolean.default(false).describe('true lets destinations point at loopback, private and link-local addresses (local testing only)'),
+  RATE_LIMIT_POINTS: positiveInt('a request count').default(1000).describe('Per-account request budget: this many requests ...'),
+  RATE_LIMIT_DURATION_S: positiveInt('a number of seconds').default(1).describe('... per this many seconds, shared by every API process'),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional().describe('Mail server for e-mail destinations, e.g. smtp://user:pass@host:587'),
+  SMTP_FROM: z.email({ error: 'expected an e-mail address' }).optional().describe('Sender address of alert e-mails'),
+  SHUTDOWN_TIMEOUT_MS: positiveInt('milliseconds').default(10_000).describe('Longest a graceful shutdown (SIGTERM) may take before the process exits anyway'),
+});
+
+export type EnvName = keyof typeof envSchema.shape;
+
+export interface DistributedConfig {
+  readonly kafkaBrokers: readonly string[];
+  readonly kafkaTopicPrefix: string;
+  readonly clickhouseUrl: string;
+  readonly clickhouseDatabase: string;
+  readonly redisUrl: string;
+  readonly databaseUrl: string;
+}
+
+export interface Config {
+  readonly mode: 'embedded' | 'distributed';
+  readonly role: 'all' | 'api' | 'worker';
+  readonly http: { readonly host: string; readonly port: number };
+  readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  readonly dataDir: string;
+  /** Present exactly when mode is distributed. */
+  readonly distributed: DistributedConfig | null;
+  readonly clickhouseDatabase: string;
+  readonly bootstrap: { readonly clientSecret: string | null; readonly accountName: string };
+  readonly outbound: { readonly allowPrivate: boolean };
+  readonly rateLimit: { readonly points: number; readonly durationSeconds: number };
+  readonly smtp: { readonly url: string | null; readonly from: string | null };
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const REQUIRED_WHEN_DISTRIBUTED = ['CLICKHOUSE_URL', 'REDIS_URL', 'DATABASE_URL'] as const;
+
+/** Validates the environment; throws a ConfigError naming every bad variable and its expected form. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  // An empty value means "not set", as in most .env tooling.
+  const input = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+
+  const problems: string[] = [];
+  if (e.KAFKA_BROKERS) {
+    for (const name of REQUIRED_WHEN_DISTRIBUTED) {
+      if (!e[name]) problems.push(`  ${name}: required when KAFKA_BROKERS is set (distributed mode)`);
+    }
+  } else if (e.ROLE !== 'all') {
+    problems.push(`  ROLE: expected all in embedded mode (api and worker roles need KAFKA_BROKERS)`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+
+  const distributed: DistributedConfig | null = e.KAFKA_BROKERS
+    ? {
+        kafkaBrokers: e.KAFKA_BROKERS.split(','),
+        kafkaTopicPrefix: e.KAFKA_TOPIC_PREFIX,
+        clickhouseUrl: e.CLICKHOUSE_URL!,
+        clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+        redisUrl: e.REDIS_URL!,
+        databaseUrl: e.DATABASE_URL!,
+      }
+    : null;
+
+  return deepFreeze({
+    mode: distributed ? 'distributed' : 'embedded',
+    role: e.ROLE,
+    http: { host: e.HOST, port: e.PORT },
+    logLevel: e.LOG_LEVEL,
+    dataDir: e.DATA_DIR,
+    distributed,
+    clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    bootstrap: { clientSecret: e.BOOTSTRAP_CLIENT_SECRET ?? null, accountName: e.BOOTSTRAP_ACCOUNT_NAME },
+    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
+    rateLimit: { points: e.RATE_LIMIT_POINTS, durationSeconds: e.RATE_LIMIT_DURATION_S },
+    smtp: { url: e.SMTP_URL ?? null, from: e.SMTP_FROM ?? null },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  } satisfies Config);
+}
+
+/**
+ * Reads the real process environment; main.ts is its only caller. A role given on the command line
+ * (`node dist/main.js worker`, how the one container image is told its role) overrides ROLE.
+ */
+export function loadConfigFromProcess(argv: readonly string[]): Config {
+  const [role, ...rest] = argv;
+  if (rest.length > 0 || (role !== undefined && !['all', 'api', 'worker'].includes(role))) {
+    throw new ConfigError(`Invalid command line: expected at most one argument, the role (all, api or worker)`);
+  }
+  return loadConfig(role ? { ...process.env, ROLE: role } : process.env);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const DISTRIBUTED = {
+  KAFKA_BROKERS: 'k1:9092,k2:9092',
+  CLICKHOUSE_URL: 'http://clickhouse:8123',
+  REDIS_URL: 'redis://redis:6379',
+  DATABASE_URL: 'postgres://eas@postgres:5432/eas',
+};
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).message;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('defaults to embedded mode with the contract defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      mode: 'embedded',
+      role: 'all',
+      http: { host: '0.0.0.0', port: 3000 },
+      dataDir: './data',
+      distributed: null,
+      outbound: { allowPrivate: false },
+      rateLimit: { points: 1000, durationSeconds: 1 },
+      logLevel: 'info',
+      bootstrap: { clientSecret: null, accountName: 'default' },
+      smtp: { url: null, from: null },
+    });
+  });
+
+  it('switches to distributed mode when KAFKA_BROKERS is set', () => {
+    const config = loadConfig({ ...DISTRIBUTED, ROLE: 'worker' });
+    expect(config.mode).toBe('distributed');
+    expect(config.role).toBe('worker');
+    expect(config.distributed).toMatchObject({ kafkaBrokers: ['k1:9092', 'k2:9092'], redisUrl: 'redis://redis:6379' });
+  });
+
+  it('returns a deeply frozen object', () => {
+    const config = loadConfig(DISTRIBUTED);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.distributed)).toBe(true);
+    expect(Object.isFrozen(config.distributed?.kafkaBrokers)).toBe(true);
+    expect(Object.isFrozen(config.http)).toBe(true);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', KAFKA_BROKERS: '' }).mode).toBe('embedded');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT', 'from 0 to 65535'],
+    [{ PORT: '-1' }, 'PORT', 'from 0 to 65535'],
+    [{ PORT: '65536' }, 'PORT', 'from 0 to 65535'],
+    [{ ROLE: 'both' }, 'ROLE', 'all, api or worker'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'fatal, error, warn'],
+    [{ OUTBOUND_ALLOW_PRIVATE: 'yes' }, 'OUTBOUND_ALLOW_PRIVATE', 'true or false'],
+    [{ RATE_LIMIT_POINTS: '1.5' }, 'RATE_LIMIT_POINTS', 'positive whole number'],
+    [{ BOOTSTRAP_CLIENT_SECRET: 'svc_cs_short' }, 'BOOTSTRAP_CLIENT_SECRET', 'at least 32 URL-safe characters'],
+    [{ BOOTSTRAP_CLIENT_SECRET: `svc_live_${'a'.repeat(40)}` }, 'BOOTSTRAP_CLIENT_SECRET', 'svc_cs_'],
+    [{ KAFKA_BROKERS: 'kafka' }, 'KAFKA_BROKERS', 'host:port'],
+    [{ ...DISTRIBUTED, CLICKHOUSE_URL: 'clickhouse:8123' }, 'CLICKHOUSE_URL', 'http://'],
+    [{ ...DISTRIBUTED, REDIS_URL: 'http://redis' }, 'REDIS_URL', 'redis://'],
+    [{ SMTP_FROM: 'not-an-address' }, 'SMTP_FROM', 'e-mail address'],
+    [{ CLICKHOUSE_DATABASE: 'events; DROP' }, 'CLICKHOUSE_DATABASE', 'identifier'],
+  ])('rejects %o naming %s and the expected form', (env, variable, form) => {
+    const message = errorOf(env);
+    expect(message).toContain(`${variable}:`);
+    expect(message).toContain(form);
+  });
+
+  it('names every missing URL when distributed mode is incomplete', () => {
+    const message = errorOf({ KAFKA_BROKERS: 'kafka:9092' });
+    for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATABASE_URL']) expect(message).toContain(`${name}: required`);
+  });
+
+  it('refuses the api and worker roles in embedded mode', () => {
+    expect(errorOf({ ROLE: 'api' })).toContain('ROLE: expected all in embedded mode');
+  });
+
+  it('accepts a valid bootstrap secret', () => {
+    const secret = `svc_cs_${'A1_-'.repeat(8)}`;
+    expect(loadConfig({ BOOTSTRAP_CLIENT_SECRET: secret }).bootstrap.clientSecret).toBe(secret);
+  });
+});
