@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { EVENT_LEVELS, type EventPosition, type EventQuery, type StoredEvent } from './event-store.js';
+import { bindQuery, type QuotedIdentifier, type SqlParams } from './sql.js';
+
+/**
+ * The statements and row mapping of the events table (created in migrations.ts), shared by both
+ * engines. Every value goes through bindQuery; the database name arrives already quoted.
+ */
+
+// Canonical lowercase UUID text. Reads order by id as text, so one event must have one spelling.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const COLUMNS = 'id, app_id, event, customer_id, level, data, metadata, timestamp_ms, ingested_at_ms';
+
+const ROW_TEMPLATE =
+  '({id:String}, {appId:String}, {event:String}, {customerId:Nullable(String)}, {level:String}, ' +
+  '{data:String}, {metadata:String}, {timestamp:Int64}, {ingestedAt:Int64})';
+
+function millis(date: Date, field: string, id: string): number {
+  const ms = date.getTime();
+  if (!Number.isFinite(ms)) throw new RangeError(`event ${id}: ${field} is not a valid date`);
+  return ms;
+}
+
+/** Validates one event on its way in and maps it to a VALUES tuple. */
+function rowLiteral(event: StoredEvent): string {
+  if (!UUID.test(event.id)) throw new RangeError(`event id must be a lowercase UUID, got ${JSON.stringify(event.id)}`);
+  if (!EVENT_LEVELS.includes(event.level)) throw new RangeError(`event ${event.id}: unknown level ${JSON.stringify(event.level)}`);
+  return bindQuery(ROW_TEMPLATE, {
+    id: event.id,
+    appId: event.appId,
+    event: event.event,
+    customerId: event.customerId,
+    level: event.level,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(event.metadata),
+    timestamp: millis(event.timestamp, 'timestamp', event.id),
+    ingestedAt: millis(event.ingestedAt, 'ingestedAt', event.id),
+  });
+}
+
+/** One INSERT for the whole batch: one part per batch, which is what MergeTree wants. */
+export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string {
+  return `INSERT INTO ${db}.events (${COLUMNS}) VALUES ${events.map(rowLiteral).join(', ')}`;
+}
+
+/**
+ * One page of candidate rows in read order, duplicates included: rows not yet merged by
+ * ReplacingMergeTree come back once per copy, next to each other because they share the sorting key.
+ * The caller drops repeats and, if that leaves the page short, fetches again strictly after the last
+ * row (see sql-event-store.ts). Deduplicating in SQL instead costs every page a full pass: with
+ * LIMIT 1 BY the engine can no longer keep just the top `limit` rows while sorting, and FINAL merges
+ * all the app's parts in one stream.
+ */
+export function selectEventsSql(db: QuotedIdentifier, query: EventQuery, after: EventPosition | undefined, limit: number): string {
+  const where = ['app_id = {appId:String}'];
+  const params: Record<string, string | number> = { appId: query.appId, limit };
+  if (query.level !== undefined) {
+    where.push('level = {level:String}');
+    params.level = query.level;
+  }
+  if (query.type !== undefined) {
+    where.push('event = {type:String}');
+    params.type = query.type;
+  }
+  if (query.customerId !== undefined) {
+    where.push('customer_id = {customerId:String}');
+    params.customerId = query.customerId;
+  }
+  if (query.from !== undefined) {
+    where.push('timestamp_ms >= {from:Int64}');
+    params.from = query.from.getTime();
+  }
+  if (query.to !== undefined) {
+    where.push('timestamp_ms < {to:Int64}');
+    params.to = query.to.getTime();
+  }
+  if (after !== undefined) {
+    // Spelled out rather than as a tuple comparison, which 18.16 does not support.
+    where.push('(timestamp_ms < {afterTs:Int64} OR (timestamp_ms = {afterTs:Int64} AND id < {afterId:String}))');
+    params.afterTs = after.timestamp.getTime();
+    params.afterId = after.id;
+  }
+  return bindQuery(
+    `SELECT ${COLUMNS} FROM ${db}.events WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
+    params satisfies SqlParams,
+  );
+}
+
+/**
+ * A mutation: it rewrites every part holding the app's rows, in the background. 18.16 has no
+ * `mutations_sync`, so the caller waits with pendingMutationsSql.
+ */
+export function deleteAppSql(db: QuotedIdentifier, appId: string): string {
+  return bindQuery(`ALTER TABLE ${db}.events DELETE WHERE app_id = {appId:String}`, { appId });
+}
+
+export function pendingMutationsSql(database: string): string {
+  return bindQuery(
+    "SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND table = 'events' AND is_done = 0",
+    { database },
+  );
+}
+
+// Int64/UInt64 arrive as JSON strings or numbers depending on the engine's
+// output_format_json_quote_64bit_integers default (18.16 quotes, chDB 26 does not).
+const int64 = z.union([z.string().regex(/^-?\d+$/), z.number().int()]).transform((v, ctx) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    ctx.addIssue({ code: 'custom', message: `integer out of the safe range: ${v}` });
+    return z.NEVER;
+  }
+  return n;
+});
+
+const jsonText = <T extends z.ZodType>(schema: T) =>
+  z.string().transform((text, ctx): z.output<T> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not JSON' });
+      return z.NEVER;
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: parsed.error.message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
+const eventRow = z.object({
+  id: z.string(),
+  app_id: z.string(),
+  event: z.string(),
+  customer_id: z.string().nullable(),
+  level: z.enum(EVENT_LEVELS),
+  data: jsonText(z.record(z.string(), z.unknown())),
+  metadata: jsonText(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+  timestamp_ms: int64,
+  ingested_at_ms: int64,
+});
+
+/** Validates one row on its way out; a row that does not fit means a schema drift worth failing on. */
+export function eventFromRow(row: unknown): StoredEvent {
+  const r = eventRow.parse(row);
+  return {
+    id: r.id,
+    appId: r.app_id,
+    event: r.event,
+    customerId: r.customer_id,
+    level: r.level,
+    data: r.data,
+    metadata: r.metadata,
+    timestamp: new Date(r.timestamp_ms),
+    ingestedAt: new Date(r.ingested_at_ms),
+  };
+}
+
+export function pendingFromRow(row: unknown): number {
+  return z.object({ pending: int64 }).parse(row).pending;
+}

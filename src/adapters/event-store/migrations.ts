@@ -1,0 +1,108 @@
+import type { ClickHouseTransport } from './clickhouse-transport.js';
+import { bindQuery, quoteIdentifier, type QuotedIdentifier } from './sql.js';
+
+/**
+ * Numbered schema migrations of the event store, and the runner both engines share.
+ *
+ * The runner records each applied version in `schema_migrations` in the configured database and skips
+ * versions found there. ClickHouse has no transactions, so that record is an optimisation, not a lock:
+ * every statement must itself be idempotent (IF NOT EXISTS and the like). A crash between a statement
+ * and its record, or two processes migrating at once, then just re-runs harmless statements, and a
+ * version recorded twice is read back with DISTINCT.
+ *
+ * Rules for new migrations: append, never edit or renumber an applied one; the SQL must parse on
+ * ClickHouse 18.16 (Debian's package) as well as on current servers and chDB; each header says what it
+ * costs on a large table and why re-running it is safe.
+ */
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly statements: readonly ((db: QuotedIdentifier) => string)[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    // Cost: metadata only (a new, empty table). Idempotent: IF NOT EXISTS.
+    //
+    // - Times are Int64 milliseconds since the epoch. 18.16 has no DateTime64, and one integer keeps
+    //   ordering, range filters and the keyset cursor exact and simple; Int64 rather than UInt64 so an
+    //   event dated before 1970 is representable instead of failing the insert.
+    // - ReplacingMergeTree on ORDER BY (app_id, timestamp_ms, id): an event redelivered after a crash
+    //   carries the same id and timestamp, so its copies share a sorting key and merges collapse them.
+    //   Until a merge runs the copies coexist, so reads also skip repeats (see clickhouse-sql.ts).
+    // - id is the UUID text, not the UUID type: 18.16 orders UUIDs by their internal halves, not as
+    //   text, and "id desc" must mean the same thing on every engine and in the cursor.
+    // - Monthly UTC partitions; timestamp_ms feeds the partition minmax index, so from/to prune months.
+    // - customer_id is Nullable (absent differs from ''); it is not in the sorting key, where 18.16
+    //   forbids Nullable. data and metadata are JSON text: 18.16 has no JSON type.
+    version: 1,
+    name: 'create events',
+    statements: [
+      (db) => `CREATE TABLE IF NOT EXISTS ${db}.events (
+  app_id String,
+  timestamp_ms Int64,
+  id String,
+  event String,
+  customer_id Nullable(String),
+  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
+  data String,
+  metadata String,
+  ingested_at_ms Int64
+) ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(toDateTime(intDiv(timestamp_ms, 1000), 'UTC'))
+ORDER BY (app_id, timestamp_ms, id)`,
+    ],
+  },
+];
+
+/** Creates the database if missing and applies the migrations it has not recorded, in order. */
+export async function applyMigrations(
+  transport: ClickHouseTransport,
+  database: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<void> {
+  assertOrdered(migrations);
+  const db = quoteIdentifier(database);
+  await transport.exec(`CREATE DATABASE IF NOT EXISTS ${db}`);
+  // ReplacingMergeTree so versions recorded twice by racing runners eventually collapse.
+  await transport.exec(`CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (
+  version UInt32,
+  name String,
+  applied_at DateTime DEFAULT now()
+) ENGINE = ReplacingMergeTree()
+ORDER BY version`);
+  const rows = await transport.select(`SELECT DISTINCT version FROM ${db}.schema_migrations`);
+  const applied = new Set(rows.map(versionOf));
+  for (const migration of migrations) {
+    if (applied.has(migration.version)) continue;
+    for (const statement of migration.statements) {
+      await transport.exec(statement(db));
+    }
+    await transport.exec(
+      bindQuery(`INSERT INTO ${db}.schema_migrations (version, name) VALUES ({version:UInt32}, {name:String})`, {
+        version: migration.version,
+        name: migration.name,
+      }),
+    );
+  }
+}
+
+function versionOf(row: unknown): number {
+  const version = (row as { version?: unknown } | null)?.version;
+  // UInt32 comes back as a JSON number; accept the quoted form too in case an engine quotes it.
+  const n = typeof version === 'string' ? Number(version) : version;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+    throw new Error(`schema_migrations returned an unexpected row: ${JSON.stringify(row)}`);
+  }
+  return n;
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, i) => {
+    const previous = migrations[i - 1];
+    if (!Number.isSafeInteger(migration.version) || (previous !== undefined && migration.version <= previous.version)) {
+      throw new Error(`migration versions must be increasing integers; found ${migration.version} after ${previous?.version}`);
+    }
+  });
+}

@@ -1,0 +1,402 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChdbEventStore } from '../../src/adapters/event-store/chdb-event-store.js';
+import { ClickHouseEventStore } from '../../src/adapters/event-store/clickhouse-event-store.js';
+import type { EventQuery, EventStore, StoredEvent } from '../../src/adapters/event-store/event-store.js';
+import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, withMergesStopped, type RunSql } from '../helpers/clickhouse.js';
+import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+
+/**
+ * The one behaviour both event stores promise (src/adapters/event-store/event-store.ts), run against
+ * the ClickHouse server of the local stack (18.16 on Debian) and against chDB. Each run owns a
+ * database it drops at the end; each test owns a fresh app id.
+ */
+
+interface Harness {
+  open(database: string): EventStore;
+  /** Set-up and clean-up statements beside the store (drop a database, stop merges). */
+  sql: RunSql;
+  dispose(): Promise<void>;
+}
+
+const T0 = Date.parse('2024-03-01T12:00:00.000Z');
+
+/** Ids whose text order is n's order, for tests that need to know it. */
+function idFor(n: number): string {
+  return `01900000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+function makeEvent(appId: string, overrides: Partial<StoredEvent> = {}): StoredEvent {
+  return {
+    id: uuidv7(),
+    appId,
+    event: 'signup',
+    customerId: null,
+    level: 'info',
+    data: {},
+    metadata: {},
+    timestamp: new Date(T0),
+    ingestedAt: new Date(T0 + 5),
+    ...overrides,
+  };
+}
+
+function newestFirst(events: readonly StoredEvent[]): StoredEvent[] {
+  return [...events].sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+const ids = (events: readonly StoredEvent[]): string[] => events.map((e) => e.id);
+
+/** Follows `after` page by page until a short page. */
+async function readAllPages(store: EventStore, query: Omit<EventQuery, 'after'>): Promise<StoredEvent[][]> {
+  const pages: StoredEvent[][] = [];
+  let after: EventQuery['after'];
+  for (;;) {
+    const page = await store.query({ ...query, after });
+    pages.push(page);
+    const last = page.at(-1);
+    if (page.length < query.limit || last === undefined) return pages;
+    after = { timestamp: last.timestamp, id: last.id };
+  }
+}
+
+function eventStoreContract(name: string, createHarness: () => Promise<Harness>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let harness: Harness;
+    let database: string;
+    let store: EventStore;
+    const newApp = () => uniqueName('app');
+
+    beforeAll(async () => {
+      harness = await createHarness();
+      database = testDatabaseName('events');
+      store = harness.open(database);
+      await store.migrate();
+    });
+
+    afterAll(async () => {
+      await store?.close();
+      if (harness !== undefined) {
+        await dropTestDatabase(harness.sql, database);
+        await harness.dispose();
+      }
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    describe('migrate', () => {
+      it('is idempotent: a second run changes nothing and the store keeps working', async () => {
+        const other = harness.open(database);
+        try {
+          await other.migrate();
+          await other.migrate();
+          const appId = newApp();
+          const event = makeEvent(appId);
+          await other.insert([event]);
+          expect(await store.query({ appId, limit: 10 })).toEqual([event]);
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('is safe when several processes migrate a new database at once', async () => {
+        const fresh = testDatabaseName('migrate');
+        const stores = [harness.open(fresh), harness.open(fresh), harness.open(fresh)];
+        try {
+          await Promise.all(stores.map((s) => s.migrate()));
+          const appId = newApp();
+          const events = [makeEvent(appId), makeEvent(appId)];
+          await stores[0]?.insert(events);
+          await stores[1]?.migrate();
+          expect(ids((await stores[2]?.query({ appId, limit: 10 })) ?? [])).toEqual(ids(newestFirst(events)));
+        } finally {
+          await Promise.all(stores.map((s) => s.close()));
+          await dropTestDatabase(harness.sql, fresh);
+        }
+      });
+    });
+
+    describe('insert', () => {
+      it('stores a batch and reads every event back whole', async () => {
+        const appId = newApp();
+        const events = Array.from({ length: 50 }, (_, i) =>
+          makeEvent(appId, {
+            event: `e${i % 3}`,
+            customerId: i % 2 === 0 ? `cust_${i}` : null,
+            level: (['info', 'warning', 'error', 'success'] as const)[i % 4],
+            data: { i },
+            metadata: { plan: 'pro', seats: i, trial: i % 2 === 0 },
+            timestamp: new Date(T0 + i * 1000),
+            ingestedAt: new Date(T0 + i * 1000 + 7),
+          }),
+        );
+        await store.insert(events);
+        expect(await store.query({ appId, limit: 100 })).toEqual(newestFirst(events));
+      });
+
+      it('stores a batch larger than the 256 KiB a server parses as query text', async () => {
+        // INSERT ... VALUES data past the statement head is streamed, not parsed as query text, so
+        // max_query_size does not cap the batch.
+        const appId = newApp();
+        const events = Array.from({ length: 300 }, (_, i) => makeEvent(appId, { data: { text: `${i}'\\`.padEnd(1000, 'é') } }));
+        await store.insert(events);
+        expect(ids(await store.query({ appId, limit: 1000 }))).toEqual(ids(newestFirst(events)));
+      });
+
+      it('accepts an empty batch', async () => {
+        await expect(store.insert([])).resolves.toBeUndefined();
+      });
+
+      it('never returns an event twice when its id is inserted again, on any page', async () => {
+        // With merges stopped every copy stays on disk, so the reads' own deduplication is what is tested.
+        await withMergesStopped(harness.sql, database, 'events', async () => {
+          const appId = newApp();
+          const events = Array.from({ length: 6 }, (_, i) => makeEvent(appId, { id: idFor(i), timestamp: new Date(T0 + (i % 2)) }));
+          await store.insert(events);
+          // Redeliveries: the whole batch again, a part of it, and a batch mixing old and new ids.
+          await store.insert(events);
+          await store.insert(events.slice(2, 4));
+          const extra = makeEvent(appId, { id: idFor(99), timestamp: new Date(T0) });
+          await store.insert([events[0] as StoredEvent, extra]);
+          const expected = ids(newestFirst([...events, extra]));
+
+          expect(ids(await store.query({ appId, limit: 100 }))).toEqual(expected);
+          // Small limits make pages whose first candidate rows are mostly copies.
+          for (const limit of [1, 2, 3]) {
+            expect(ids(await store.query({ appId, limit }))).toEqual(expected.slice(0, limit));
+            expect(ids((await readAllPages(store, { appId, limit })).flat())).toEqual(expected);
+          }
+          expect(ids(await store.query({ appId, customerId: undefined, level: 'info', limit: 4 }))).toEqual(expected.slice(0, 4));
+        });
+      });
+
+      it('rejects an event whose id is not a lowercase UUID', async () => {
+        await expect(store.insert([makeEvent(newApp(), { id: 'not-a-uuid' })])).rejects.toThrow();
+        await expect(store.insert([makeEvent(newApp(), { id: idFor(0xabcdef).toUpperCase() })])).rejects.toThrow();
+      });
+    });
+
+    describe('query', () => {
+      it('orders newest first, then by id descending among equal timestamps', async () => {
+        const appId = newApp();
+        const events = [5, 1, 9, 3, 7].flatMap((n) => [
+          makeEvent(appId, { id: idFor(n), timestamp: new Date(T0) }),
+          makeEvent(appId, { id: idFor(100 + n), timestamp: new Date(T0 + n) }),
+        ]);
+        await store.insert(events);
+        const read = await store.query({ appId, limit: 100 });
+        expect(ids(read)).toEqual([109, 107, 105, 103, 101, 9, 7, 5, 3, 1].map(idFor));
+      });
+
+      it('returns at most limit events, the newest ones', async () => {
+        const appId = newApp();
+        const events = Array.from({ length: 12 }, (_, i) => makeEvent(appId, { timestamp: new Date(T0 + i) }));
+        await store.insert(events);
+        expect(ids(await store.query({ appId, limit: 5 }))).toEqual(ids(newestFirst(events).slice(0, 5)));
+        expect(await store.query({ appId, limit: 1000 })).toHaveLength(12);
+      });
+
+      it('refuses a limit outside 1..1000', async () => {
+        for (const limit of [0, 1001, 1.5, -1]) {
+          await expect(store.query({ appId: newApp(), limit })).rejects.toThrow(RangeError);
+        }
+      });
+
+      it('pages with `after` without duplicates or gaps, across runs of equal timestamps', async () => {
+        const appId = newApp();
+        // 40 events over 6 distinct timestamps, so most page boundaries fall inside a run.
+        const events = Array.from({ length: 40 }, (_, i) => makeEvent(appId, { id: idFor(i * 7919 % 1000), timestamp: new Date(T0 + (i % 6)) }));
+        await store.insert(events);
+        const expected = ids(newestFirst(events));
+        for (const limit of [1, 3, 7, 40, 41]) {
+          const pages = await readAllPages(store, { appId, limit });
+          expect(ids(pages.flat())).toEqual(expected);
+          expect(pages.slice(0, -1).every((p) => p.length === limit)).toBe(true);
+        }
+      });
+
+      it('keeps earlier pages stable while newer events arrive', async () => {
+        const appId = newApp();
+        const events = Array.from({ length: 10 }, (_, i) => makeEvent(appId, { id: idFor(i), timestamp: new Date(T0 + i) }));
+        await store.insert(events);
+        const first = await store.query({ appId, limit: 4 });
+        await store.insert([makeEvent(appId, { id: idFor(50), timestamp: new Date(T0 + 100) })]);
+        const last = first.at(-1) as StoredEvent;
+        const rest = await store.query({ appId, limit: 100, after: { timestamp: last.timestamp, id: last.id } });
+        expect(ids([...first, ...rest])).toEqual(ids(newestFirst(events)));
+      });
+
+      it('filters by level, type and customer id, alone and together', async () => {
+        const appId = newApp();
+        const events = [
+          makeEvent(appId, { level: 'error', event: 'payment_failed', customerId: 'c1', timestamp: new Date(T0 + 1) }),
+          makeEvent(appId, { level: 'error', event: 'payment_failed', customerId: 'c2', timestamp: new Date(T0 + 2) }),
+          makeEvent(appId, { level: 'info', event: 'payment_failed', customerId: 'c1', timestamp: new Date(T0 + 3) }),
+          makeEvent(appId, { level: 'error', event: 'signup', customerId: 'c1', timestamp: new Date(T0 + 4) }),
+          makeEvent(appId, { level: 'warning', event: 'signup', customerId: null, timestamp: new Date(T0 + 5) }),
+          makeEvent(appId, { level: 'success', event: 'signup', customerId: '', timestamp: new Date(T0 + 6) }),
+        ];
+        await store.insert(events);
+        const matching = async (filter: Partial<EventQuery>) => ids(await store.query({ appId, limit: 100, ...filter }));
+        const expecting = (pick: (e: StoredEvent) => boolean) => ids(newestFirst(events.filter(pick)));
+
+        expect(await matching({ level: 'error' })).toEqual(expecting((e) => e.level === 'error'));
+        expect(await matching({ level: 'success' })).toEqual(expecting((e) => e.level === 'success'));
+        expect(await matching({ type: 'payment_failed' })).toEqual(expecting((e) => e.event === 'payment_failed'));
+        expect(await matching({ customerId: 'c1' })).toEqual(expecting((e) => e.customerId === 'c1'));
+        // The empty customer id is a value of its own, distinct from no customer.
+        expect(await matching({ customerId: '' })).toEqual(expecting((e) => e.customerId === ''));
+        expect(await matching({ level: 'error', type: 'payment_failed', customerId: 'c1' })).toEqual(expecting((e) => e === events[0]));
+        expect(await matching({ type: 'nothing' })).toEqual([]);
+      });
+
+      it('treats from as inclusive and to as exclusive, to the millisecond', async () => {
+        const appId = newApp();
+        const events = [0, 1, 2, 3, 4].map((ms) => makeEvent(appId, { id: idFor(ms), timestamp: new Date(T0 + ms) }));
+        await store.insert(events);
+        const within = async (from?: number, to?: number) =>
+          ids(await store.query({ appId, limit: 100, from: from === undefined ? undefined : new Date(T0 + from), to: to === undefined ? undefined : new Date(T0 + to) }));
+
+        expect(await within(1, 3)).toEqual([idFor(2), idFor(1)]);
+        expect(await within(1)).toEqual([idFor(4), idFor(3), idFor(2), idFor(1)]);
+        expect(await within(undefined, 1)).toEqual([idFor(0)]);
+        expect(await within(2, 2)).toEqual([]);
+        expect(await within(2, 3)).toEqual([idFor(2)]);
+      });
+
+      it('combines every filter with a time range and paging', async () => {
+        const appId = newApp();
+        const events = Array.from({ length: 30 }, (_, i) =>
+          makeEvent(appId, {
+            id: idFor(i),
+            level: i % 3 === 0 ? 'error' : 'info',
+            event: i % 2 === 0 ? 'checkout' : 'view',
+            customerId: i % 5 === 0 ? 'vip' : 'regular',
+            timestamp: new Date(T0 + Math.floor(i / 4)),
+          }),
+        );
+        await store.insert(events);
+        const filter = { appId, level: 'error', type: 'checkout', customerId: 'regular', from: new Date(T0 + 1), to: new Date(T0 + 7) } as const;
+        const expected = ids(
+          newestFirst(
+            events.filter(
+              (e) => e.level === 'error' && e.event === 'checkout' && e.customerId === 'regular' && e.timestamp.getTime() >= T0 + 1 && e.timestamp.getTime() < T0 + 7,
+            ),
+          ),
+        );
+        expect(expected.length).toBeGreaterThan(1);
+        expect(ids((await readAllPages(store, { ...filter, limit: 1 })).flat())).toEqual(expected);
+      });
+
+      it('keeps apps apart, even when they share event ids', async () => {
+        const a = newApp();
+        const b = newApp();
+        const shared = idFor(1);
+        await store.insert([makeEvent(a, { id: shared, data: { app: 'a' } }), makeEvent(a), makeEvent(b, { id: shared, data: { app: 'b' } })]);
+        const readA = await store.query({ appId: a, limit: 100 });
+        const readB = await store.query({ appId: b, limit: 100 });
+        expect(readA).toHaveLength(2);
+        expect(readA.every((e) => e.appId === a)).toBe(true);
+        expect(readB.map((e) => [e.appId, e.id, e.data])).toEqual([[b, shared, { app: 'b' }]]);
+        expect(await store.query({ appId: newApp(), limit: 100 })).toEqual([]);
+      });
+    });
+
+    it('deleteApp removes every event of that app and only of that app', async () => {
+      const doomed = newApp();
+      const kept = newApp();
+      const months = [0, 40, 80].map((days) => new Date(T0 + days * 86_400_000)); // several partitions
+      await store.insert(months.map((timestamp) => makeEvent(doomed, { timestamp })));
+      await store.insert(months.map((timestamp) => makeEvent(kept, { timestamp })));
+      await store.deleteApp(doomed);
+      expect(await store.query({ appId: doomed, limit: 100 })).toEqual([]);
+      expect(await store.query({ appId: kept, limit: 100 })).toHaveLength(3);
+      await expect(store.deleteApp(newApp())).resolves.toBeUndefined();
+    });
+
+    it('round-trips data and metadata JSON exactly', async () => {
+      const appId = newApp();
+      const data = {
+        nested: { deeper: { list: [1, 'two', null, true, { three: 3 }], empty: {} }, emptyList: [] },
+        numbers: { int: 42, negative: -7, float: 3.141592653589793, tiny: 5e-324, big: 1.7976931348623157e308, maxSafe: 9007199254740991 },
+        unicode: 'héllo wörld 中文 😀 \u2028',
+        loneSurrogate: '\uD800',
+        quotes: `"'\\`,
+        nothing: null,
+      };
+      const metadata = { plan: 'pro', seats: 12, ratio: 0.25, trial: false, 'key with spaces': "v'\\" };
+      const event = makeEvent(appId, { data, metadata });
+      await store.insert([event]);
+      const [read] = await store.query({ appId, limit: 1 });
+      expect(read?.data).toEqual(data);
+      expect(read?.metadata).toEqual(metadata);
+    });
+
+    it('keeps millisecond precision of timestamp and ingestedAt', async () => {
+      const appId = newApp();
+      const event = makeEvent(appId, { timestamp: new Date('2024-02-29T23:59:59.999Z'), ingestedAt: new Date('2024-03-01T00:00:00.001Z') });
+      const early = makeEvent(appId, { timestamp: new Date('1969-07-20T20:17:40.123Z') });
+      await store.insert([event, early]);
+      const read = await store.query({ appId, limit: 10 });
+      expect(read.map((e) => [e.timestamp.toISOString(), e.ingestedAt.toISOString()])).toEqual([
+        ['2024-02-29T23:59:59.999Z', '2024-03-01T00:00:00.001Z'],
+        ['1969-07-20T20:17:40.123Z', early.ingestedAt.toISOString()],
+      ]);
+    });
+
+    it('stores and filters adversarial strings byte for byte', async () => {
+      const adversarial = [
+        "'",
+        '\\',
+        "\\'",
+        "\\' OR 1=1 --",
+        "'; DROP TABLE events; --",
+        'nul\0inside',
+        'line\nbreak\r\n\ttab',
+        '\x01\x1f\x7f',
+        '{customerId:String}',
+        '😀 é 中文 \u2028 \uFEFF \u{10FFFF}',
+        'x'.repeat(10_000),
+        '%_*',
+      ];
+      const appId = `${newApp()}'\\"`;
+      const events = adversarial.map((s, i) =>
+        makeEvent(appId, { id: idFor(i), customerId: s, event: s, data: { s }, metadata: { s }, timestamp: new Date(T0 + i) }),
+      );
+      await store.insert(events);
+
+      expect(await store.query({ appId, limit: 100 })).toEqual(newestFirst(events));
+      for (const [i, s] of adversarial.entries()) {
+        expect(ids(await store.query({ appId, customerId: s, limit: 100 }))).toEqual([idFor(i)]);
+        expect(ids(await store.query({ appId, type: s, limit: 100 }))).toEqual([idFor(i)]);
+      }
+    });
+
+    it('refuses a string with a lone surrogate rather than storing a different one', async () => {
+      await expect(store.insert([makeEvent(newApp(), { customerId: 'a\uDC00' })])).rejects.toThrow();
+    });
+  });
+}
+
+eventStoreContract('ClickHouse server over HTTP', () => {
+  const { clickhouseUrl } = stackEnv();
+  return Promise.resolve({
+    open: (database) => new ClickHouseEventStore({ url: clickhouseUrl, database }),
+    sql: clickhouseSql(clickhouseUrl),
+    dispose: () => Promise.resolve(),
+  });
+});
+
+eventStoreContract('chDB', async () => {
+  const path = await mkdtemp(join(tmpdir(), 'chdb-contract-'));
+  return {
+    open: (database) => new ChdbEventStore({ path, database }),
+    sql: chdbSql(path),
+    dispose: () => rm(path, { recursive: true, force: true }),
+  };
+});
