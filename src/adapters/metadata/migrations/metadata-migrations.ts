@@ -1,0 +1,13 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration0001AccountsAppsSchemas } from './0001-accounts-apps-schemas.js';
+
+/**
+ * Every metadata migration, in the order they run. Listed as classes (MikroORM's `migrationsList`)
+ * rather than found by globbing a folder, so the same code works from src (vitest, tsx) and from a
+ * compiled dist. The name is what the migrations table records: set it explicitly so bundling or
+ * minifying class names can never make a migration look new. Never rename, reorder or edit an
+ * entry that has shipped; add a new one at the end.
+ */
+export const metadataMigrations: readonly MigrationObject[] = [
+  { name: '0001-accounts-apps-schemas', class: Migration0001AccountsAppsSchemas },
+];
