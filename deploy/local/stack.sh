@@ -9,7 +9,10 @@
 # Services: kafka clickhouse redis postgres (default: all). `up` reports progress on stderr and prints
 # only the export lines on stdout, so `eval "$(bash deploy/local/stack.sh up)"` works.
 #
-# Everything the stack writes lives in one folder, ${STACK_DIR:-<repo>/.stack}. Kafka and ClickHouse
+# Everything the stack writes lives in one folder, ${STACK_DIR:-~/.local/state/event-alerting/stack}.
+# It belongs to the machine and user, not to a checkout: the services listen on fixed ports, so two
+# checkouts (a developer's second clone, CI's fresh clone on the same machine) must manage the same
+# processes rather than each find the ports "held by someone else". Kafka and ClickHouse
 # always belong to this script. Redis and PostgreSQL are often already provided by the machine (CI
 # images, developer laptops): when one already answers it is used as is, and `down` only stops the
 # ones this script started itself (recorded in the stack folder).
@@ -17,7 +20,7 @@ set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$SCRIPT_DIR/../.." && pwd)"
-STACK_DIR="${STACK_DIR:-$REPO_DIR/.stack}"
+STACK_DIR="${STACK_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/event-alerting/stack}"
 
 # Ports are fixed by the contract with the test suites (`env`); they can be overridden only to run a
 # second stack beside a machine's own services.
