@@ -1,0 +1,402 @@
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Consumer,
+  type EachBatchPayload,
+  type IHeaders,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer,
+  type RetryOptions,
+} from 'kafkajs';
+import type { Logger } from '../../observability/logger.js';
+import type { ConsumedMessage, MessageBus, OutgoingMessage, SubscribeOptions, Subscription } from './message-bus.js';
+
+/**
+ * Distributed mode's bus, on kafkajs. The numbers below are chosen for one property each; kafkajs's
+ * defaults (up to 30 s between retries, retried at several nested layers) would make a call during a
+ * Kafka outage hang for minutes, which turns an outage into piled-up HTTP requests instead of errors.
+ */
+
+/** TCP connect to a broker. A broker on a reachable host answers in milliseconds. */
+const CONNECTION_TIMEOUT_MS = 1000;
+/**
+ * One request. acks=-1 waits for the in-sync replicas, milliseconds on a healthy cluster; a broker that
+ * accepts connections but does not answer is treated as down after this long. (kafkajs lengthens it
+ * by itself for the requests that may wait longer: fetch long-polls and group joins.)
+ */
+const REQUEST_TIMEOUT_MS = 3000;
+/**
+ * Retries of a produce: about 1.5 s of backoff in all (200 + 400 + 800 ms), enough to ride out a
+ * leader election, then the caller gets an error it can answer with 503. Measured against a killed
+ * broker, a produce rejects after 1 to 3.5 s.
+ */
+const PRODUCER_RETRY: RetryOptions = { retries: 3, initialRetryTime: 200, maxRetryTime: 1000, factor: 0.2, multiplier: 2 };
+/**
+ * The hard bound on one produce call, whatever happens below: a broker that accepts connections but
+ * does not answer would otherwise cost every retry a full request timeout (about 13 s measured), and
+ * concurrent sends queue behind each other on an idempotent producer.
+ */
+const PRODUCE_TIMEOUT_MS = 5000;
+/**
+ * Retries of the consumer loop. A batch handler that throws goes through this too: the loop restarts
+ * from the last resolved offset, i.e. the same batch, after 0.3, 0.6, 1.2, 2.4, 4.8 s; after that kafkajs
+ * restarts the whole consumer (rejoin, offsets read back from the group) and the cycle repeats.
+ */
+const CONSUMER_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRetryTime: 5000, factor: 0.2, multiplier: 2 };
+/** Readiness must answer within the probe's own timeout: no retries, one overall deadline. */
+const PING_TIMEOUT_MS = 2500;
+/**
+ * Longest a fetch waits for new data. It also bounds how long `stop()` waits for an idle consumer and
+ * how late a member notices a rebalance, so it is kept short; idle fetches are cheap.
+ */
+const FETCH_MAX_WAIT_MS = 500;
+/**
+ * How often a member tells the coordinator it is alive, also while a handler runs (see handleBatch).
+ * A second means a new member joins within about a second.
+ */
+const HEARTBEAT_INTERVAL_MS = 1000;
+/**
+ * How long a member may go without a heartbeat before the coordinator evicts it. Also how long a
+ * group waits for a member that died without leaving (a killed process, or the member a consumer had
+ * before kafkajs restarted it after a broker outage) before its partitions move: 10 s instead of
+ * kafkajs's 30 s. The heartbeat keeps going while a handler runs, so slow batches do not count.
+ */
+const SESSION_TIMEOUT_MS = 10_000;
+/** The same kafkajs message is logged at most once per this window (a down broker repeats it often). */
+const LOG_REPEAT_WINDOW_MS = 10_000;
+/** How long `subscribe` waits for the member to join its group and get its partitions. */
+const JOIN_TIMEOUT_MS = 60_000;
+
+export interface KafkaBusOptions {
+  readonly brokers: string[];
+  readonly clientId: string;
+  /** Receives kafkajs's own warnings and errors (nothing is written to the console). */
+  readonly logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
+  /**
+   * How many partitions one subscriber handles at the same time (default 4). Batches of one partition
+   * are always handled one after the other.
+   */
+  readonly partitionsConsumedConcurrently?: number;
+}
+
+export class KafkaBus implements MessageBus {
+  readonly #kafka: Kafka;
+  /** A second client for ping only: same brokers, but no retries, so that readiness fails fast. */
+  readonly #pingKafka: Kafka;
+  readonly #logger: KafkaBusOptions['logger'];
+  readonly #concurrency: number;
+  readonly #subscriptions = new Set<Subscription>();
+  readonly #producing = new Set<Promise<unknown>>();
+  /** When each distinct kafkajs message was last logged (see #log). */
+  readonly #lastLogged = new Map<string, number>();
+  #producer: Promise<Producer> | undefined;
+  #closed = false;
+
+  constructor(options: KafkaBusOptions) {
+    this.#logger = options.logger;
+    this.#concurrency = options.partitionsConsumedConcurrently ?? 4;
+    const common = {
+      brokers: options.brokers,
+      clientId: options.clientId,
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      logLevel: this.#logger ? logLevel.WARN : logLevel.NOTHING,
+      logCreator: () => (entry: LogEntry) => this.#log(entry),
+    };
+    this.#kafka = new Kafka({ ...common, retry: PRODUCER_RETRY });
+    this.#pingKafka = new Kafka({ ...common, retry: { retries: 0 } });
+  }
+
+  async ensureTopic(topic: string, partitions: number): Promise<void> {
+    const admin = this.#kafka.admin();
+    await admin.connect();
+    try {
+      // Creating an existing topic is a no-op (false), also when another process created it first.
+      // The replication factor is the cluster's default.replication.factor.
+      await admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async produce(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    if (this.#closed) throw new Error('message bus is closed');
+    if (messages.length === 0) return;
+    const sending = this.#send(topic, messages);
+    this.#producing.add(sending);
+    try {
+      await sending;
+    } finally {
+      this.#producing.delete(sending);
+    }
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    if (this.#closed) throw new Error('message bus is closed');
+    const consumer = this.#kafka.consumer({
+      groupId: options.groupId,
+      retry: CONSUMER_RETRY,
+      sessionTimeout: SESSION_TIMEOUT_MS,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      allowAutoTopicCreation: false,
+    });
+    const joined = untilJoined(consumer, options, this.#logger);
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
+      await consumer.run({
+        eachBatchAutoResolve: false,
+        // With neither a threshold nor an interval, kafkajs's commitOffsetsIfNecessary() commits nothing;
+        // a threshold of 1 makes it commit whatever was resolved, i.e. the batch just finished.
+        autoCommitThreshold: 1,
+        partitionsConsumedConcurrently: this.#concurrency,
+        eachBatch: (payload) => handleBatch(options, payload),
+      });
+      await joined.promise;
+    } catch (error) {
+      joined.cancel();
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    let stopping: Promise<void> | undefined;
+    const subscription: Subscription = {
+      // kafkajs's disconnect stops fetching, waits for the batches in progress (which commit their own
+      // offsets before returning), leaves the group so the partitions move at once, then disconnects.
+      stop: () =>
+        (stopping ??= consumer.disconnect().finally(() => {
+          this.#subscriptions.delete(subscription);
+        })),
+    };
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async ping(): Promise<void> {
+    if (this.#closed) throw new Error('message bus is closed');
+    // A fresh admin per ping: it proves that a new connection can be made now (a kept one could look
+    // fine while the cluster is gone, or stay broken after it came back), and it leaves no
+    // reconnect loop behind. One ping per readiness probe is a negligible load.
+    const admin = this.#pingKafka.admin();
+    const check = (async () => {
+      await admin.connect();
+      await admin.describeCluster();
+    })();
+    try {
+      await withDeadline(check, PING_TIMEOUT_MS, `Kafka did not answer within ${PING_TIMEOUT_MS} ms`);
+    } finally {
+      // Not awaited: closing a connection to a hung broker may itself take a while.
+      admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#producing]);
+    await Promise.allSettled([...this.#subscriptions].map((subscription) => subscription.stop()));
+    const producer = this.#producer;
+    this.#producer = undefined;
+    if (producer) await producer.then((p) => p.disconnect()).catch(() => undefined);
+  }
+
+  async #send(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    const producer = this.#connectedProducer();
+    const sent = producer.then((p) =>
+      p.send({
+        topic,
+        acks: -1,
+        messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers ? { ...m.headers } : undefined })),
+      }),
+    );
+    try {
+      await withDeadline(sent, PRODUCE_TIMEOUT_MS, `no acknowledgement within ${PRODUCE_TIMEOUT_MS} ms`);
+    } catch (error) {
+      // A failed or timed-out send may still have been written: the caller must treat the failure as
+      // "unknown", and a retry may duplicate (consumers are at-least-once anyway).
+      //
+      // The producer is replaced. An idempotent producer numbers its batches per partition, and after
+      // a failed send kafkajs reuses the failed batch's numbers for the next batch; had the failed one
+      // been written after all, the broker would take the next for a duplicate and drop it while
+      // acknowledging it. A new producer (new id, numbers from zero) rules that out, and disconnecting
+      // the old one ends whatever it was still retrying.
+      producer.then((p) => this.#discardProducer(p)).catch(() => undefined);
+      throw new Error(`Kafka produce to ${topic} failed: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+
+  /** The shared producer, connected on first use; a failed connection is retried by the next call. */
+  async #connectedProducer(): Promise<Producer> {
+    let connecting = this.#producer;
+    if (!connecting) {
+      const producer = this.#kafka.producer({
+        // acks -1 plus idempotence: a retried send is written once, and in order, per partition.
+        // The broker remembers the last 5 batches per producer and partition, hence at most 5 requests
+        // in flight; kafkajs in fact sends an idempotent producer's batches to a broker one at a time.
+        // (1 would be no safer and measured a third slower here: 1,300 against 2,500 sends/s.)
+        idempotent: true,
+        maxInFlightRequests: 5,
+        retry: PRODUCER_RETRY,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        // Topics are created explicitly (ensureTopic); a typo must fail, not create a topic.
+        allowAutoTopicCreation: false,
+      });
+      const started = producer.connect().then(() => producer);
+      started.catch(() => {
+        if (this.#producer === started) this.#producer = undefined;
+      });
+      this.#producer = connecting = started;
+    }
+    return connecting;
+  }
+
+  #discardProducer(producer: Producer): void {
+    const current = this.#producer;
+    current
+      ?.then((p) => {
+        // Only if it is still the shared producer: a concurrent failure may have replaced it already.
+        if (p === producer && this.#producer === current) this.#producer = undefined;
+      })
+      .catch(() => undefined);
+    // Sends still in flight on it fail and are reported to their callers as failed.
+    producer.disconnect().catch(() => undefined);
+  }
+
+  #log({ namespace, level, log }: LogEntry): void {
+    const logger = this.#logger;
+    if (!logger) return;
+    const { message, timestamp: _timestamp, ...fields } = log;
+    // Expected with our bounded retries: a failed send discards the producer (see #send).
+    if (message.startsWith('Limiting retries for the idempotent producer')) return;
+    // While a broker is down kafkajs logs each failed connection attempt, several per second.
+    const now = Date.now();
+    const key = `${namespace}\u0000${message}`;
+    const last = this.#lastLogged.get(key);
+    if (last !== undefined && now - last < LOG_REPEAT_WINDOW_MS) return;
+    this.#lastLogged.set(key, now);
+    if (this.#lastLogged.size > 1000) this.#lastLogged.clear();
+    const entry = { kafkajs: namespace, ...fields };
+    if (level === logLevel.ERROR) logger.error(entry, message);
+    else if (level === logLevel.WARN) logger.warn(entry, message);
+    else if (level === logLevel.INFO) logger.info(entry, message);
+    else logger.debug(entry, message);
+  }
+}
+
+/** Handler failures are retried (wrapped so kafkajs's retrier does not treat a TypeError as fatal). */
+class BatchHandlerError extends Error {
+  override readonly name = 'BatchHandlerError';
+  readonly retriable = true;
+}
+
+/**
+ * One batch of one partition. kafkajs fetches a partition from the last *resolved* offset, so the
+ * rules are: resolve only after the handler returned, commit right after, and on failure resolve
+ * nothing and throw. The throw ends this fetch round; kafkajs's retrier starts a new one after a
+ * backoff, which fetches the same messages again. kafkajs never fetches a partition again before its
+ * batch in progress is done, so a partition's batches are handled in order, one at a time.
+ */
+async function handleBatch(options: SubscribeOptions, payload: EachBatchPayload): Promise<void> {
+  const { batch } = payload;
+  // Stopping, or the position was moved: leave the batch for whoever fetches this partition next.
+  if (!payload.isRunning() || payload.isStale()) return;
+  const last = batch.messages[batch.messages.length - 1];
+  if (!last) return;
+  // kafkajs heartbeats only between batches; a handler slower than the session timeout would get the
+  // member evicted and its partition handed to another member while this one still works on it.
+  // (A rebalance still waits at most the rebalance timeout, 60 s, for this batch to end before it
+  // moves the partition on: no handler should take that long.)
+  const keepAlive = setInterval(() => void payload.heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
+  try {
+    await options.handler({
+      topic: batch.topic,
+      partition: batch.partition,
+      messages: batch.messages.map((message) => toConsumed(batch.topic, batch.partition, message)),
+    });
+  } catch (error) {
+    throw new BatchHandlerError(
+      `batch handler failed on ${batch.topic}/${batch.partition} at offset ${batch.firstOffset() ?? last.offset}; it will be delivered again`,
+      { cause: error },
+    );
+  } finally {
+    clearInterval(keepAlive);
+  }
+  payload.resolveOffset(last.offset);
+  // A failed commit throws like a failed handler: the batch comes again (at-least-once).
+  await payload.commitOffsetsIfNecessary();
+}
+
+function toConsumed(topic: string, partition: number, message: KafkaMessage): ConsumedMessage {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value ?? Buffer.alloc(0),
+    headers: decodeHeaders(message.headers),
+  };
+}
+
+function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) decoded[name] = first.toString();
+  }
+  return decoded;
+}
+
+/**
+ * Resolves when the consumer first joins its group (so the caller knows it holds partitions), rejects
+ * if it crashes for good before that or the join takes longer than JOIN_TIMEOUT_MS. Crashes after the
+ * join are logged: kafkajs restarts the consumer itself unless the error is not retriable.
+ */
+function untilJoined(
+  consumer: Consumer,
+  options: SubscribeOptions,
+  logger: KafkaBusOptions['logger'],
+): { promise: Promise<void>; cancel: () => void } {
+  let resolveJoin: () => void = () => undefined;
+  let rejectJoin: (error: Error) => void = () => undefined;
+  const promise = new Promise<void>((resolve, reject) => {
+    resolveJoin = resolve;
+    rejectJoin = reject;
+  });
+  // Rejections after a cancel have nobody waiting; they must not surface as unhandled.
+  promise.catch(() => undefined);
+  const timer = setTimeout(
+    () => rejectJoin(new Error(`consumer of ${options.topic} did not join group ${options.groupId} within ${JOIN_TIMEOUT_MS} ms`)),
+    JOIN_TIMEOUT_MS,
+  );
+  const stopWaiting = consumer.on(consumer.events.GROUP_JOIN, () => resolveJoin());
+  void promise.finally(() => {
+    clearTimeout(timer);
+    stopWaiting();
+  }).catch(() => undefined);
+  consumer.on(consumer.events.CRASH, ({ payload: { error, restart } }) => {
+    if (restart) return;
+    logger?.error({ err: error, topic: options.topic, groupId: options.groupId }, 'Kafka consumer stopped for good');
+    rejectJoin(error);
+  });
+  return { promise, cancel: () => rejectJoin(new Error('subscribe cancelled')) };
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  // The work may still fail after the deadline; nobody waits for it then.
+  work.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

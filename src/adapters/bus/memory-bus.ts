@@ -1,0 +1,351 @@
+import type { Logger } from '../../observability/logger.js';
+import type { ConsumedBatch, MessageBus, OutgoingMessage, SubscribeOptions, Subscription } from './message-bus.js';
+
+/**
+ * Embedded mode's bus: Kafka's semantics in process memory, so the pipeline cannot tell the two apart
+ * (both pass test/contract/bus.contract.test.ts).
+ *
+ * - Each topic is a set of partitioned logs; a key always maps to the same partition.
+ * - Each consumer group keeps a committed offset per partition. One loop per group and partition hands
+ *   out batches from that offset, one at a time, and moves the offset only after the handler returned.
+ *   A handler that throws gets the same batch again (to whichever member owns the partition then), so
+ *   the delivery is at-least-once and in order, never concurrent within a partition.
+ * - Members of one group split the partitions (partition p goes to member p mod n, in join order);
+ *   every group receives every message.
+ * - Memory stays bounded by consumption: messages below the lowest committed offset of all groups of
+ *   the topic are dropped. Until a first group subscribes nothing is dropped, so a worker that starts
+ *   after the API has accepted events still gets them. Like Kafka, a group keeps its offsets after its
+ *   members leave, so a group that never comes back keeps the log from shrinking (embedded mode uses a
+ *   fixed set of groups, all started with the process).
+ *
+ * `produce` resolves once the messages are in the log. Durability across restarts is not this bus's
+ * job: embedded mode makes events durable in its event store.
+ */
+
+export interface MemoryBusOptions {
+  /** Most messages handed to a handler at once (default 500, the same order as a Kafka fetch). */
+  readonly maxBatchSize?: number;
+  /**
+   * Wait before a failed batch is delivered again: `initialMs`, doubled after each consecutive
+   * failure up to `maxMs` (default 100 ms to 2 s). Short enough that a transient failure (a store
+   * restarting) costs little latency, long enough that a persistent one does not spin a CPU core.
+   */
+  readonly retryBackoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** Receives handler failures (each one is retried, so this is a warning, not an error). */
+  readonly logger?: Pick<Logger, 'warn'>;
+}
+
+interface StoredMessage {
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export class MemoryBus implements MessageBus {
+  readonly #topics = new Map<string, Topic>();
+  readonly #subscriptions = new Set<Subscription>();
+  readonly #maxBatchSize: number;
+  readonly #backoff: { readonly initialMs: number; readonly maxMs: number };
+  readonly #logger: Pick<Logger, 'warn'> | undefined;
+  #closed = false;
+
+  constructor(options: MemoryBusOptions = {}) {
+    this.#maxBatchSize = options.maxBatchSize ?? 500;
+    this.#backoff = options.retryBackoff ?? { initialMs: 100, maxMs: 2000 };
+    this.#logger = options.logger;
+  }
+
+  ensureTopic(topic: string, partitions: number): Promise<void> {
+    return attempt(() => {
+      this.#assertOpen();
+      if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
+      // Like Kafka's CreateTopics on an existing topic: nothing changes, not even the partition count.
+      if (!this.#topics.has(topic)) this.#topics.set(topic, new Topic(topic, partitions));
+    });
+  }
+
+  produce(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    return attempt(() => {
+      this.#assertOpen();
+      const log = this.#topic(topic);
+      for (const message of messages) {
+        // Copies, so that a caller reusing its buffer or headers object cannot change what was produced.
+        log.partitions[partitionOf(message.key, log.partitions.length)]!.append({
+          key: message.key,
+          value: Buffer.from(message.value),
+          headers: Object.freeze({ ...message.headers }),
+        });
+      }
+      if (messages.length > 0) log.appended.notify();
+    });
+  }
+
+  subscribe(options: SubscribeOptions): Promise<Subscription> {
+    return attempt(() => {
+      this.#assertOpen();
+      const topic = this.#topic(options.topic);
+      const group = topic.group(options.groupId, options.fromBeginning ?? true);
+      const member = new Member(options.handler);
+      group.members.push(member);
+      group.membershipChanged.notify();
+      for (let partition = 0; partition < topic.partitions.length; partition++) {
+        group.loops[partition] ??= this.#consume(topic, group, partition);
+      }
+      let stopping: Promise<void> | undefined;
+      const subscription: Subscription = {
+        stop: () =>
+          (stopping ??= (async () => {
+            group.members.splice(group.members.indexOf(member), 1);
+            this.#subscriptions.delete(subscription);
+            // Wakes the loops: this member's partitions go to the others, or wait for a new member.
+            group.membershipChanged.notify();
+            await member.idle();
+          })()),
+      };
+      this.#subscriptions.add(subscription);
+      return subscription;
+    });
+  }
+
+  ping(): Promise<void> {
+    return attempt(() => this.#assertOpen());
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    // Each stop waits for its member's batch in progress; the loops end once their group is empty.
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+  }
+
+  /**
+   * The loop of one group on one partition. It runs while the group has members and is the only code
+   * that hands out this partition's batches to this group, which is what keeps them ordered and
+   * never concurrent, whatever the membership does meanwhile.
+   */
+  async #consume(topic: Topic, group: Group, partition: number): Promise<void> {
+    const log = topic.partitions[partition]!;
+    let failures = 0;
+    while (group.members.length > 0 && !this.#closed) {
+      const from = group.committed[partition]!;
+      const messages = log.read(from, this.#maxBatchSize);
+      if (messages.length === 0) {
+        // Registered in the same synchronous step as the read, so no append can slip in between.
+        await waitForAny([topic.appended, group.membershipChanged]);
+        continue;
+      }
+      const owner = group.members[partition % group.members.length]!;
+      const batch: ConsumedBatch = {
+        topic: topic.name,
+        partition,
+        messages: messages.map((message, i) => ({
+          topic: topic.name,
+          partition,
+          offset: String(from + i),
+          key: message.key,
+          // A fresh buffer per delivery: a handler that changes its input cannot alter a redelivery.
+          value: Buffer.from(message.value),
+          headers: message.headers,
+        })),
+      };
+      try {
+        await owner.deliver(batch, () => {
+          group.committed[partition] = from + messages.length;
+          log.trimBelow(topic.lowestCommitted(partition));
+        });
+      } catch (error) {
+        failures++;
+        const delayMs = Math.min(this.#backoff.initialMs * 2 ** (failures - 1), this.#backoff.maxMs);
+        this.#logger?.warn(
+          { err: error, topic: topic.name, partition, offset: String(from), groupId: group.id, failures, retryInMs: delayMs },
+          'batch handler failed; the batch will be delivered again',
+        );
+        // A membership change ends the wait early: the batch goes to the partition's new owner.
+        await waitForAny([group.membershipChanged], delayMs);
+        continue;
+      }
+      failures = 0;
+    }
+    group.loops[partition] = undefined;
+  }
+
+  #topic(name: string): Topic {
+    const topic = this.#topics.get(name);
+    if (!topic) throw new Error(`unknown topic ${name}: ensureTopic first`);
+    return topic;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('message bus is closed');
+  }
+}
+
+/** One subscriber: its handler and the batches it is handling now. */
+class Member {
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly handler: (batch: ConsumedBatch) => Promise<void>) {}
+
+  /**
+   * Runs the handler, then `commit` if it succeeded. Both count as in flight, so that `stop()`
+   * resolves only after the batch in progress is committed (or has failed).
+   */
+  async deliver(batch: ConsumedBatch, commit: () => void): Promise<void> {
+    // Through a microtask, so that a handler throwing synchronously is a rejection like any other.
+    const delivery = Promise.resolve()
+      .then(() => this.handler(batch))
+      .then(commit);
+    const settled = delivery.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#inFlight.add(settled);
+    try {
+      await delivery;
+    } finally {
+      this.#inFlight.delete(settled);
+    }
+  }
+
+  async idle(): Promise<void> {
+    await Promise.all(this.#inFlight);
+  }
+}
+
+class Topic {
+  readonly partitions: PartitionLog[];
+  readonly appended = new Signal();
+  readonly #groups = new Map<string, Group>();
+
+  constructor(
+    readonly name: string,
+    partitions: number,
+  ) {
+    this.partitions = Array.from({ length: partitions }, () => new PartitionLog());
+  }
+
+  /** The group's state on this topic, created on its first subscription. */
+  group(id: string, fromBeginning: boolean): Group {
+    let group = this.#groups.get(id);
+    if (!group) {
+      // Without a committed offset a group starts at the oldest retained message, or at the end.
+      const committed = this.partitions.map((log) => (fromBeginning ? log.startOffset : log.endOffset));
+      group = { id, members: [], committed, loops: [], membershipChanged: new Signal() };
+      this.#groups.set(id, group);
+    }
+    return group;
+  }
+
+  lowestCommitted(partition: number): number {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const group of this.#groups.values()) lowest = Math.min(lowest, group.committed[partition]!);
+    return lowest;
+  }
+}
+
+interface Group {
+  readonly id: string;
+  /** Subscribers in join order; partition p belongs to members[p % members.length]. */
+  readonly members: Member[];
+  /** Next offset to deliver, per partition: everything below it was handled. */
+  readonly committed: number[];
+  /** The running loop per partition, if any. */
+  readonly loops: (Promise<void> | undefined)[];
+  readonly membershipChanged: Signal;
+}
+
+/**
+ * One partition's retained messages. Offsets keep counting after trimming; the array is compacted
+ * only when its dropped head is at least half of it, so trimming costs O(1) amortised per message.
+ */
+class PartitionLog {
+  #messages: StoredMessage[] = [];
+  /** Index in #messages of the oldest retained message. */
+  #head = 0;
+  /** Offset of the oldest retained message. */
+  #startOffset = 0;
+
+  get startOffset(): number {
+    return this.#startOffset;
+  }
+
+  get endOffset(): number {
+    return this.#startOffset + this.#messages.length - this.#head;
+  }
+
+  append(message: StoredMessage): void {
+    this.#messages.push(message);
+  }
+
+  read(fromOffset: number, max: number): StoredMessage[] {
+    const start = this.#head + Math.max(0, fromOffset - this.#startOffset);
+    return this.#messages.slice(start, start + max);
+  }
+
+  trimBelow(offset: number): void {
+    const drop = Math.min(offset, this.endOffset) - this.#startOffset;
+    if (drop <= 0) return;
+    this.#head += drop;
+    this.#startOffset += drop;
+    if (this.#head * 2 >= this.#messages.length) {
+      this.#messages = this.#messages.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+}
+
+/**
+ * A reusable wake-up. Waiters register a callback and remove it once woken by any source, so a
+ * signal that never fires does not collect one reaction per wait (as racing its promise would).
+ */
+class Signal {
+  readonly #waiters = new Set<() => void>();
+
+  add(waiter: () => void): void {
+    this.#waiters.add(waiter);
+  }
+
+  remove(waiter: () => void): void {
+    this.#waiters.delete(waiter);
+  }
+
+  notify(): void {
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const waiter of waiters) waiter();
+  }
+}
+
+/** Resolves on the first notify of any of the signals, or after `timeoutMs` if given. */
+function waitForAny(signals: readonly Signal[], timeoutMs?: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const wake = (): void => {
+      for (const signal of signals) signal.remove(wake);
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const signal of signals) signal.add(wake);
+    if (timeoutMs !== undefined) timer = setTimeout(wake, timeoutMs);
+  });
+}
+
+/**
+ * Kafka assigns a key to a partition by hashing it; any stable hash gives the property the contract
+ * asks for (same key, same partition, so per-key order). FNV-1a over the key's UTF-8 bytes.
+ */
+export function partitionOf(key: string, partitions: number): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(key, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % partitions;
+}
+
+function attempt<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The event bus port. Distributed mode: Kafka (kafka-bus.ts). Embedded mode: an in-process log with
+ * the same semantics (memory-bus.ts). Both pass test/contract/bus.contract.test.ts.
+ *
+ * Semantics every implementation keeps:
+ * - `produce` resolves only once the messages are durable (Kafka: acks -1, all in-sync replicas), and
+ *   rejects otherwise, within seconds; a caller that got a resolve may tell its client "accepted". A
+ *   rejection means "not known to be durable": the messages may still have been written, so a retry
+ *   may duplicate them.
+ * - Messages with the same key go to the same partition, so they are consumed in produce order.
+ * - A consumer group delivers each partition's messages in order, one batch at a time. Offsets are
+ *   committed only for the batch the handler finished; when the handler throws, nothing of that batch
+ *   is committed and the batch is delivered again after a short backoff (at-least-once). A handler
+ *   that keeps failing holds its partition back until it succeeds: deciding to skip is the caller's.
+ * - Delivery is at-least-once in every case: a process that dies mid-batch, or a commit lost in a
+ *   Kafka rebalance, means a finished batch is handled again. Handlers must be idempotent.
+ */
+
+export interface OutgoingMessage {
+  /** Partitioning key: the app id for events, so one app's events stay in order. */
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface ConsumedMessage {
+  readonly topic: string;
+  readonly partition: number;
+  /** Kafka offset as a decimal string (offsets are 64-bit). */
+  readonly offset: string;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface ConsumedBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly messages: readonly ConsumedMessage[];
+}
+
+/** Finishing without throwing means "done": the batch's offsets are committed after it returns. */
+export type BatchHandler = (batch: ConsumedBatch) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Consumer group id; processes sharing it split the partitions between them. */
+  readonly groupId: string;
+  readonly topic: string;
+  readonly handler: BatchHandler;
+  /**
+   * Where a group without a committed offset starts: the earliest retained message (true, the
+   * default), or the end of the log (false). The end is taken at the member's first fetch, which with
+   * Kafka may come a moment after `subscribe` resolved: messages produced right then may or may not
+   * be delivered.
+   */
+  readonly fromBeginning?: boolean;
+}
+
+export interface Subscription {
+  /** Stops fetching, waits for the batch in progress to finish and commit, then leaves the group. */
+  stop(): Promise<void>;
+}
+
+export interface MessageBus {
+  /** Creates the topic if missing (idempotent). */
+  ensureTopic(topic: string, partitions: number): Promise<void>;
+  produce(topic: string, messages: readonly OutgoingMessage[]): Promise<void>;
+  /** Resolves once the member has joined its group and holds its share of the partitions. */
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Resolves when the bus answers now; rejects with the reason otherwise (readiness). */
+  ping(): Promise<void>;
+  /** Flushes and disconnects producers and stops every subscription. */
+  close(): Promise<void>;
+}

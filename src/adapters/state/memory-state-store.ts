@@ -1,0 +1,167 @@
+import { EventEmitter } from 'node:events';
+import type { MessageHandler, StateStore } from './state-store.js';
+
+/**
+ * Embedded mode's state: one process, so a Map is the whole truth and every operation is atomic by
+ * construction (each runs to completion on the event loop before another starts).
+ *
+ * It mirrors what the Redis store does where callers could notice: INCRBY on a non-integer fails,
+ * INCRBY keeps an existing expiry, a plain `set` clears one, and pub/sub is asynchronous and
+ * at-most-once (a handler subscribed after a publish does not get it).
+ */
+
+interface Entry {
+  value: string;
+  /** Epoch milliseconds after which the entry no longer exists; undefined = no expiry. */
+  expiresAt: number | undefined;
+}
+
+export interface MemoryStateStoreOptions {
+  /**
+   * How often expired entries are removed even if nobody reads them. Reads already ignore expired
+   * entries; the sweep only bounds memory for keys written once and never read again (cooldowns,
+   * idempotency records). A minute keeps the sweep cost negligible.
+   */
+  readonly sweepIntervalMs?: number;
+  /** Receives errors thrown by subscription handlers, which must not break `publish`. */
+  readonly onHandlerError?: (error: unknown, channel: string) => void;
+}
+
+const INTEGER = /^-?\d+$/;
+
+export class MemoryStateStore implements StateStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #channels = new EventEmitter();
+  readonly #sweep: NodeJS.Timeout;
+  readonly #onHandlerError: (error: unknown, channel: string) => void;
+  #closed = false;
+
+  constructor(options: MemoryStateStoreOptions = {}) {
+    this.#onHandlerError = options.onHandlerError ?? (() => undefined);
+    // Many parts of the process may listen to the same channel; the default cap of 10 is a leak
+    // detector for code that adds a listener per request, which subscribe() does not do.
+    this.#channels.setMaxListeners(0);
+    this.#sweep = setInterval(() => this.#removeExpired(), options.sweepIntervalMs ?? 60_000);
+    // The sweep must never keep a process alive that has nothing else to do.
+    this.#sweep.unref();
+  }
+
+  increment(key: string, by = 1): Promise<number> {
+    return this.#run(() => {
+      const entry = this.#live(key);
+      const next = (entry ? parseInteger(entry.value, key) : 0) + by;
+      if (!Number.isSafeInteger(next)) throw new RangeError(`increment of ${key} leaves the safe integer range`);
+      // Like INCRBY, the counter keeps the expiry it had (a rate-limit window stays a window).
+      this.#entries.set(key, { value: String(next), expiresAt: entry?.expiresAt });
+      return next;
+    });
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.#run(() => this.#live(key)?.value ?? null);
+  }
+
+  set(key: string, value: string, ttlMs?: number): Promise<void> {
+    return this.#run(() => {
+      this.#entries.set(key, { value, expiresAt: expiry(ttlMs) });
+    });
+  }
+
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return this.#run(() => {
+      if (this.#live(key)) return false;
+      this.#entries.set(key, { value, expiresAt: expiry(ttlMs) });
+      return true;
+    });
+  }
+
+  delete(key: string): Promise<void> {
+    return this.#run(() => {
+      this.#entries.delete(key);
+    });
+  }
+
+  publish(channel: string, message: string): Promise<void> {
+    return this.#run(() => {
+      // Delivery is deferred so that a publisher never runs subscriber code on its own stack, as with
+      // Redis. The listeners are captured now: whoever subscribes after this call does not get it;
+      // whoever unsubscribes before delivery does not get it either.
+      const listeners = this.#channels.listeners(channel) as MessageHandler[];
+      if (listeners.length === 0) return;
+      setImmediate(() => {
+        const current = this.#channels.listeners(channel);
+        for (const listener of listeners) {
+          if (!current.includes(listener)) continue;
+          try {
+            listener(message);
+          } catch (error) {
+            this.#onHandlerError(error, channel);
+          }
+        }
+      });
+    });
+  }
+
+  subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>> {
+    return this.#run(() => {
+      // A wrapper gives each subscription its own identity, so subscribing the same function twice
+      // and unsubscribing once leaves the other subscription in place.
+      const listener: MessageHandler = (message) => handler(message);
+      this.#channels.on(channel, listener);
+      return () => {
+        this.#channels.off(channel, listener);
+        return Promise.resolve();
+      };
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.#run(() => undefined);
+  }
+
+  close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweep);
+    this.#channels.removeAllListeners();
+    this.#entries.clear();
+    return Promise.resolve();
+  }
+
+  /** Runs an operation as a promise, so that callers see every failure as a rejection. */
+  #run<T>(operation: () => T): Promise<T> {
+    try {
+      if (this.#closed) throw new Error('state store is closed');
+      return Promise.resolve(operation());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** The entry if it exists and has not expired; an expired one is removed on the way (lazy expiry). */
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= Date.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #removeExpired(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.#entries) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.#entries.delete(key);
+    }
+  }
+}
+
+function expiry(ttlMs: number | undefined): number | undefined {
+  if (ttlMs === undefined) return undefined;
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive integer, got ${ttlMs}`);
+  return Date.now() + ttlMs;
+}
+
+function parseInteger(value: string, key: string): number {
+  if (!INTEGER.test(value)) throw new Error(`value of ${key} is not an integer`);
+  return Number(value);
+}

@@ -1,0 +1,260 @@
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Logger } from '../../observability/logger.js';
+import type { MessageHandler, StateStore } from './state-store.js';
+
+/**
+ * Distributed mode's state, shared by every process through Redis.
+ *
+ * Failure behaviour is the point of most of the options below. ioredis by default queues commands
+ * while disconnected and retries each one up to 20 reconnects, so a call made during an outage hangs
+ * for a long time and may then run long after its caller gave up. Here a call either runs on a live
+ * connection or fails within `timeoutMs`, and nothing is ever replayed behind the caller's back:
+ *
+ * - `enableOfflineQueue: false`: a command is written only to a ready connection. Instead of ioredis's
+ *   queue, each call first waits (bounded) for the connection to be ready, so a call made while the
+ *   client is still connecting at start-up, or reconnecting after a blip, still succeeds.
+ * - `maxRetriesPerRequest: 0`: when the connection drops, commands already sent are rejected at once
+ *   rather than resent on the next connection. An INCRBY whose reply was lost may or may not have run;
+ *   resending it silently could count twice, rejecting it lets the caller decide.
+ * - `commandTimeout`: a connection that is up but does not answer (a stalled server, a black-holed
+ *   route) fails the command after `timeoutMs`. The command may still run later on the server; that is
+ *   the usual uncertainty of a timeout and the reason callers treat a failure as "unknown".
+ * - `retryStrategy` never gives up: the client keeps reconnecting (every second at most) so that the
+ *   process recovers by itself when Redis returns, with no restart.
+ */
+
+export interface RedisStateStoreOptions {
+  /** redis://[user:password@]host:port[/db] or rediss:// for TLS. */
+  readonly url: string;
+  /**
+   * Prepended to every key and channel, so that several deployments (or test runs) can share one
+   * Redis without seeing each other's state.
+   */
+  readonly keyPrefix?: string;
+  /** Longest a call waits for a connection, and then for the reply (default 2000 ms). */
+  readonly timeoutMs?: number;
+  /** Receives connection loss and recovery (once per outage, not once per reconnect attempt). */
+  readonly logger?: Pick<Logger, 'warn' | 'info'>;
+}
+
+/** Reconnect delay: quick for a blip, then once a second, forever. */
+const reconnectDelay = (attempt: number): number => Math.min(attempt * 100, 1000);
+
+export class RedisStateStore implements StateStore {
+  readonly #client: Redis;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  readonly #logger: Pick<Logger, 'warn' | 'info'> | undefined;
+  /** The connection used in subscriber mode (Redis allows nothing else on it); opened on first subscribe. */
+  #subscriber: Redis | undefined;
+  /** Per full channel name: this process's handlers and the SUBSCRIBE that made the channel active. */
+  readonly #channels = new Map<string, { handlers: Set<MessageHandler>; active: Promise<void> }>();
+  /** The wait for 'ready' in progress per connection, if any. */
+  readonly #connecting = new Map<Redis, Promise<void>>();
+  #closed = false;
+
+  constructor(options: RedisStateStoreOptions) {
+    this.#prefix = options.keyPrefix ?? '';
+    this.#timeoutMs = options.timeoutMs ?? 2000;
+    this.#logger = options.logger;
+    this.#client = this.#watch(
+      new Redis(options.url, {
+        lazyConnect: true,
+        connectTimeout: this.#timeoutMs,
+        commandTimeout: this.#timeoutMs,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        retryStrategy: reconnectDelay,
+      }),
+      'commands',
+    );
+  }
+
+  increment(key: string, by = 1): Promise<number> {
+    return this.#command((client) => client.incrby(this.#key(key), by));
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.#command((client) => client.get(this.#key(key)));
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    await this.#command((client) =>
+      ttlMs === undefined ? client.set(this.#key(key), value) : client.set(this.#key(key), value, 'PX', ttlMs),
+    );
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    // One command, so the check and the write are atomic on the server: exactly one caller wins.
+    return (await this.#command((client) => client.set(this.#key(key), value, 'PX', ttlMs, 'NX'))) === 'OK';
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#command((client) => client.del(this.#key(key)));
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.#command((client) => client.publish(this.#key(channel), message));
+  }
+
+  async subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>> {
+    const name = this.#key(channel);
+    let entry = this.#channels.get(name);
+    if (!entry) {
+      // The first local subscriber of a channel sends SUBSCRIBE; later ones wait for the same reply.
+      const created = { handlers: new Set<MessageHandler>(), active: this.#subscribeOnServer(name) };
+      created.active.catch(() => {
+        // Forget a channel whose SUBSCRIBE failed, so that the next subscribe() tries again.
+        if (this.#channels.get(name) === created) this.#channels.delete(name);
+      });
+      this.#channels.set(name, created);
+      entry = created;
+    }
+    // A wrapper per call: the same function subscribed twice is two subscriptions.
+    const own: MessageHandler = (message) => handler(message);
+    entry.handlers.add(own);
+    try {
+      await entry.active;
+    } catch (error) {
+      entry.handlers.delete(own);
+      throw error;
+    }
+    const subscribed = entry;
+    return async () => {
+      if (!subscribed.handlers.delete(own) || subscribed.handlers.size > 0) return;
+      if (this.#channels.get(name) === subscribed) this.#channels.delete(name);
+      // Delivery has stopped already (no handler left). If UNSUBSCRIBE cannot be sent now, the
+      // channel stays subscribed on the server and its messages are dropped here, which is harmless.
+      try {
+        await this.#subscriber?.unsubscribe(name);
+      } catch (error) {
+        this.#logger?.warn({ err: error, channel: name }, 'redis unsubscribe failed; messages are ignored instead');
+      }
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.#command((client) => client.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#channels.clear();
+    await Promise.all([this.#client, this.#subscriber].filter((c): c is Redis => c !== undefined).map(quit));
+  }
+
+  #key(name: string): string {
+    return this.#prefix + name;
+  }
+
+  /**
+   * Runs one command on a ready connection. Errors Redis itself replied with (a wrong type, a value
+   * that is not an integer) pass through; every other failure means the answer did not arrive and is
+   * reported as "Redis unavailable", whatever ioredis called it.
+   */
+  async #command<T>(run: (client: Redis) => Promise<T>): Promise<T> {
+    const client = await this.#ready(this.#client);
+    try {
+      return await run(client);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      throw unavailable(error);
+    }
+  }
+
+  async #subscribeOnServer(name: string): Promise<void> {
+    this.#subscriber ??= this.#watch(this.#client.duplicate(), 'subscriber').on('message', (channel: string, message: string) =>
+      this.#deliver(channel, message),
+    );
+    const subscriber = await this.#ready(this.#subscriber);
+    // Resolves when Redis confirms the subscription; after a reconnect ioredis subscribes again by
+    // itself (autoResubscribe), though messages published while disconnected are lost (at-most-once).
+    try {
+      await subscriber.subscribe(name);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  #deliver(channel: string, message: string): void {
+    const entry = this.#channels.get(channel);
+    if (!entry) return;
+    for (const handler of [...entry.handlers]) {
+      try {
+        handler(message);
+      } catch (error) {
+        // One failing handler must not keep the message from the others or break the connection.
+        this.#logger?.warn({ err: error, channel }, 'redis message handler threw');
+      }
+    }
+  }
+
+  /**
+   * Waits until the connection is ready, at most `timeoutMs`; fails at once on a connection error, so
+   * a call during an outage fails fast rather than waiting out the timeout.
+   */
+  async #ready(client: Redis): Promise<Redis> {
+    if (this.#closed) throw new Error('state store is closed');
+    if (client.status === 'ready') return client;
+    let connecting = this.#connecting.get(client);
+    if (!connecting) {
+      // A lazy client connects on first use; failures reach the `once` below as an 'error' event.
+      if (client.status === 'wait') client.connect().catch(() => undefined);
+      // One wait shared by every call that arrives meanwhile (a burst must not add a listener each).
+      connecting = once(client, 'ready', { signal: AbortSignal.timeout(this.#timeoutMs) })
+        .then(() => undefined)
+        .finally(() => this.#connecting.delete(client));
+      this.#connecting.set(client, connecting);
+    }
+    try {
+      await connecting;
+    } catch (error) {
+      throw error instanceof Error && error.name === 'AbortError'
+        ? new Error(`Redis unavailable: not connected within ${this.#timeoutMs} ms`, { cause: error })
+        : unavailable(error);
+    }
+    return client;
+  }
+
+  /** Attaches the listeners every connection needs: without an 'error' listener ioredis prints to stderr. */
+  #watch(client: Redis, role: string): Redis {
+    let healthy = true;
+    client.on('error', (error: Error) => {
+      if (!healthy) return;
+      healthy = false;
+      this.#logger?.warn({ err: error, role }, 'redis connection lost; reconnecting');
+    });
+    client.on('ready', () => {
+      if (healthy) return;
+      healthy = true;
+      this.#logger?.info({ role }, 'redis connection restored');
+    });
+    return client;
+  }
+}
+
+function unavailable(error: unknown): Error {
+  const reason =
+    error instanceof Error && error.name === 'MaxRetriesPerRequestError'
+      ? 'connection lost before the reply'
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new Error(`Redis unavailable: ${reason}`, { cause: error });
+}
+
+/** QUIT lets replies in flight arrive; a connection that is not up is simply dropped. */
+async function quit(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    try {
+      await client.quit();
+      return;
+    } catch {
+      // Fall through: the connection is going away either way.
+    }
+  }
+  client.disconnect();
+}

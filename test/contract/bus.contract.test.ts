@@ -1,0 +1,383 @@
+import net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BatchHandler, ConsumedBatch, MessageBus, OutgoingMessage, Subscription } from '../../src/adapters/bus/message-bus.js';
+import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
+import { MemoryBus } from '../../src/adapters/bus/memory-bus.js';
+import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+
+/**
+ * The MessageBus contract, run against both implementations. Each test owns its topics and groups
+ * (unique names), so tests neither share state nor depend on order. Every wait is for a condition
+ * with a deadline; nothing sleeps for a fixed time.
+ */
+interface Implementation {
+  readonly name: string;
+  create(): MessageBus;
+}
+
+const implementations: Implementation[] = [
+  // A short backoff keeps redelivery tests quick; the semantics are the same as with the default.
+  { name: 'MemoryBus', create: () => new MemoryBus({ retryBackoff: { initialMs: 20, maxMs: 200 } }) },
+  { name: 'KafkaBus', create: () => new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_contract') }) },
+];
+
+/** What the tests put in a message value. */
+interface Payload {
+  readonly key: string;
+  readonly seq: number;
+}
+
+interface Received extends Payload {
+  readonly partition: number;
+  readonly offset: number;
+}
+
+function message(key: string, seq: number, headers?: Record<string, string>): OutgoingMessage {
+  return { key, value: Buffer.from(JSON.stringify({ key, seq } satisfies Payload)), headers };
+}
+
+function decode(batch: ConsumedBatch): Received[] {
+  return batch.messages.map((m) => ({ ...(JSON.parse(m.value.toString('utf8')) as Payload), partition: m.partition, offset: Number(m.offset) }));
+}
+
+/** `count` messages spread round-robin over `keys` keys, each key numbering its own messages 0, 1, 2... */
+function spread(count: number, keys: number): OutgoingMessage[] {
+  const next = new Map<string, number>();
+  return Array.from({ length: count }, (_, i) => {
+    const key = `key-${i % keys}`;
+    const seq = next.get(key) ?? 0;
+    next.set(key, seq + 1);
+    return message(key, seq);
+  });
+}
+
+/** Waits for a condition, generously: Kafka group joins and redelivery backoffs take seconds. */
+function until(assertion: () => void | Promise<void>, timeout = 30_000): Promise<void> {
+  return vi.waitFor(assertion, { timeout, interval: 20 });
+}
+
+/** A handler that only records what it got. */
+function collect(into: Received[]): BatchHandler {
+  return (batch) => {
+    into.push(...decode(batch));
+    return Promise.resolve();
+  };
+}
+
+const ids = (received: readonly Received[]): string[] => received.map((r) => `${r.key}#${r.seq}`);
+
+for (const implementation of implementations) {
+  describe(`MessageBus contract: ${implementation.name}`, () => {
+    let bus: MessageBus;
+    const subscriptions: Subscription[] = [];
+
+    /** Subscribes and remembers the subscription so that a failing test still cleans up. */
+    async function subscribe(...args: Parameters<MessageBus['subscribe']>): Promise<Subscription> {
+      const subscription = await bus.subscribe(...args);
+      subscriptions.push(subscription);
+      return subscription;
+    }
+
+    async function newTopic(partitions: number): Promise<string> {
+      const topic = uniqueName('contract');
+      await bus.ensureTopic(topic, partitions);
+      return topic;
+    }
+
+    beforeEach(() => {
+      bus = implementation.create();
+    });
+
+    afterEach(async () => {
+      await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
+      await bus.close();
+    });
+
+    it('answers ping', async () => {
+      await expect(bus.ping()).resolves.toBeUndefined();
+    });
+
+    it('delivers everything produced, with key, value and headers, at increasing offsets per partition', async () => {
+      const topic = await newTopic(2);
+      // Creating an existing topic again changes nothing and is not an error.
+      await bus.ensureTopic(topic, 2);
+      const produced = spread(50, 5).map((m, i) => ({ ...m, headers: { trace: `t-${i}` } }));
+      await bus.produce(topic, produced.slice(0, 20));
+      await bus.produce(topic, produced.slice(20));
+
+      const batches: ConsumedBatch[] = [];
+      await subscribe({
+        groupId: uniqueName('group'),
+        topic,
+        handler: (batch) => {
+          batches.push(batch);
+          return Promise.resolve();
+        },
+      });
+      await until(() => expect(batches.flatMap((b) => b.messages)).toHaveLength(50));
+
+      const messages = batches.flatMap((b) => b.messages);
+      const byTrace = new Map(messages.map((m) => [m.headers.trace, m]));
+      produced.forEach((p, i) => {
+        const got = byTrace.get(`t-${i}`);
+        expect(got?.key).toBe(p.key);
+        expect(got?.value.equals(p.value)).toBe(true);
+        expect(got?.topic).toBe(topic);
+      });
+      for (const batch of batches) {
+        expect(batch.topic).toBe(topic);
+        expect(batch.messages.every((m) => m.partition === batch.partition)).toBe(true);
+      }
+      for (const partition of [0, 1]) {
+        const offsets = messages.filter((m) => m.partition === partition).map((m) => Number(m.offset));
+        expect(offsets).toEqual([...offsets].sort((x, y) => x - y));
+        expect(new Set(offsets).size).toBe(offsets.length);
+      }
+    });
+
+    it('keeps each key in order across partitions and never handles one partition twice at a time', async () => {
+      const topic = await newTopic(4);
+      const received: Received[] = [];
+      const busy = new Set<number>();
+      let overlaps = 0;
+      await subscribe({
+        groupId: uniqueName('group'),
+        topic,
+        handler: async (batch) => {
+          if (busy.has(batch.partition)) overlaps++;
+          busy.add(batch.partition);
+          // Some asynchronous work, so that overlapping batches would really overlap.
+          await new Promise((resolve) => setImmediate(resolve));
+          received.push(...decode(batch));
+          busy.delete(batch.partition);
+        },
+      });
+      // 1000 messages over 10 keys, produced in ten calls so that batches interleave with production.
+      const messages = spread(1000, 10);
+      for (let i = 0; i < 1000; i += 100) await bus.produce(topic, messages.slice(i, i + 100));
+
+      await until(() => expect(received).toHaveLength(1000));
+      expect(overlaps).toBe(0);
+      for (let k = 0; k < 10; k++) {
+        const ofKey = received.filter((r) => r.key === `key-${k}`);
+        expect(ofKey.map((r) => r.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+        expect(new Set(ofKey.map((r) => r.partition)).size).toBe(1);
+      }
+      // Ten keys over four partitions: more than one partition is in use, or order would be trivial.
+      expect(new Set(received.map((r) => r.partition)).size).toBeGreaterThan(1);
+    });
+
+    it('delivers a batch whose handler threw again, from its first message, skipping and losing nothing', async () => {
+      const topic = await newTopic(2);
+      await bus.produce(topic, spread(40, 4));
+      const attempts: Array<{ partition: number; firstOffset: number; ok: boolean }> = [];
+      const done: Received[] = [];
+      let failed: { partition: number; firstOffset: number } | undefined;
+      await subscribe({
+        groupId: uniqueName('group'),
+        topic,
+        handler: (batch) => {
+          const messages = decode(batch);
+          const firstOffset = messages[0]!.offset;
+          if (!failed) {
+            failed = { partition: batch.partition, firstOffset };
+            attempts.push({ partition: batch.partition, firstOffset, ok: false });
+            // A TypeError on purpose: kafkajs treats one as fatal unless the bus says otherwise, and a
+            // bug in a handler must mean "retry", never "stop consuming".
+            return Promise.reject(new TypeError('simulated failure'));
+          }
+          attempts.push({ partition: batch.partition, firstOffset, ok: true });
+          done.push(...messages);
+          return Promise.resolve();
+        },
+      });
+
+      await until(() => expect(done).toHaveLength(40));
+      // The next attempt on the failed partition starts where the failed batch started.
+      const next = attempts.slice(1).find((a) => a.partition === failed!.partition);
+      expect(next).toEqual({ ...failed, ok: true });
+      // Every message was finished exactly once, and each partition's offsets have no gap.
+      expect(new Set(ids(done)).size).toBe(40);
+      for (const partition of new Set(done.map((r) => r.partition))) {
+        const offsets = done.filter((r) => r.partition === partition).map((r) => r.offset);
+        expect(offsets).toEqual(Array.from({ length: offsets.length }, (_, i) => offsets[0]! + i));
+      }
+    });
+
+    it('resumes a group at the first unfinished message after its member stopped', async () => {
+      const topic = await newTopic(1);
+      const groupId = uniqueName('group');
+      const firstDone: Received[] = [];
+      let failures = 0;
+      // The first member finishes messages 0..9, then fails every batch that holds later ones.
+      const first = await subscribe({
+        groupId,
+        topic,
+        handler: (batch) => {
+          const messages = decode(batch);
+          if (messages.some((m) => m.seq >= 10)) {
+            failures++;
+            return Promise.reject(new Error('simulated failure'));
+          }
+          firstDone.push(...messages);
+          return Promise.resolve();
+        },
+      });
+      await bus.produce(topic, Array.from({ length: 10 }, (_, i) => message('k', i)));
+      await until(() => expect(firstDone).toHaveLength(10));
+      await bus.produce(topic, Array.from({ length: 20 }, (_, i) => message('k', 10 + i)));
+      await until(() => expect(failures).toBeGreaterThan(0));
+      await first.stop();
+
+      const secondDone: Received[] = [];
+      await subscribe({ groupId, topic, handler: collect(secondDone) });
+      await until(() => expect(secondDone.length).toBeGreaterThanOrEqual(20));
+      // Finished messages are not delivered again; the unfinished ones all are, in order.
+      expect(secondDone.map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
+      expect(firstDone.map((r) => r.seq)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    });
+
+    it('lets stop() finish and commit the batch in progress', async () => {
+      const topic = await newTopic(1);
+      const groupId = uniqueName('group');
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const firstDone: Received[] = [];
+      let started = 0;
+      const first = await subscribe({
+        groupId,
+        topic,
+        handler: async (batch) => {
+          started++;
+          await released;
+          firstDone.push(...decode(batch));
+        },
+      });
+      await bus.produce(topic, Array.from({ length: 5 }, (_, i) => message('k', i)));
+      await until(() => expect(started).toBe(1));
+
+      let stopped = false;
+      const stopping = first.stop().then(() => (stopped = true));
+      // The handler is still running; stop must not have returned. Yielding to the event loop a few
+      // times gives a stop() that does not wait every chance to finish early.
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(stopped).toBe(false);
+      release();
+      await stopping;
+      expect(firstDone).toHaveLength(5);
+
+      await bus.produce(topic, [message('k', 5)]);
+      const secondDone: Received[] = [];
+      await subscribe({ groupId, topic, handler: collect(secondDone) });
+      await until(() => expect(secondDone).toHaveLength(1));
+      expect(secondDone[0]!.seq).toBe(5);
+    });
+
+    it('gives every group all messages', async () => {
+      const topic = await newTopic(2);
+      const a: Received[] = [];
+      const b: Received[] = [];
+      await subscribe({ groupId: uniqueName('group_a'), topic, handler: collect(a) });
+      await subscribe({ groupId: uniqueName('group_b'), topic, handler: collect(b) });
+      const produced = spread(40, 8);
+      await bus.produce(topic, produced);
+      await until(() => {
+        expect(a).toHaveLength(40);
+        expect(b).toHaveLength(40);
+      });
+      const expected = produced.map((m) => `${m.key}#${(JSON.parse(m.value.toString()) as Payload).seq}`).sort();
+      expect(ids(a).sort()).toEqual(expected);
+      expect(ids(b).sort()).toEqual(expected);
+    });
+
+    it('splits partitions between the members of a group, which together see everything once', async () => {
+      const topic = await newTopic(4);
+      const groupId = uniqueName('group');
+      const one: Received[] = [];
+      const two: Received[] = [];
+      const busy = new Set<number>();
+      let overlaps = 0;
+      const member = (into: Received[]): BatchHandler => async (batch) => {
+        if (busy.has(batch.partition)) overlaps++;
+        busy.add(batch.partition);
+        await new Promise((resolve) => setImmediate(resolve));
+        into.push(...decode(batch));
+        busy.delete(batch.partition);
+      };
+      await subscribe({ groupId, topic, handler: member(one) });
+      await subscribe({ groupId, topic, handler: member(two) });
+      await bus.produce(topic, spread(200, 20));
+
+      await until(() => expect(new Set(ids([...one, ...two])).size).toBe(200));
+      // Both members were in the group before anything was produced: no rebalance, so no duplicates.
+      expect(one.length + two.length).toBe(200);
+      expect(overlaps).toBe(0);
+      expect(one.length).toBeGreaterThan(0);
+      expect(two.length).toBeGreaterThan(0);
+      const partitionsOfOne = new Set(one.map((r) => r.partition));
+      expect(two.some((r) => partitionsOfOne.has(r.partition))).toBe(false);
+    });
+
+    it('starts a new group at the end of the log when it does not read from the beginning', async () => {
+      const topic = await newTopic(1);
+      await bus.produce(topic, [message('k', 0)]);
+      const received: Received[] = [];
+      await subscribe({ groupId: uniqueName('group'), topic, fromBeginning: false, handler: collect(received) });
+      // The position is fixed at the member's first fetch, which may come just after subscribe
+      // resolved (see SubscribeOptions), so the test keeps producing until something arrives.
+      let seq = 1;
+      await until(async () => {
+        await bus.produce(topic, [message('k', seq++)]);
+        expect(received.length).toBeGreaterThan(0);
+      });
+      const seqs = received.map((r) => r.seq);
+      expect(seqs).not.toContain(0);
+      expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    });
+
+    it('stops its subscriptions on close and refuses work afterwards', async () => {
+      const topic = await newTopic(1);
+      const received: Received[] = [];
+      await subscribe({ groupId: uniqueName('group'), topic, handler: collect(received) });
+      await bus.produce(topic, [message('k', 0)]);
+      await until(() => expect(received).toHaveLength(1));
+      await bus.close();
+      await expect(bus.produce(topic, [message('k', 1)])).rejects.toThrow(/closed/);
+      await expect(bus.ping()).rejects.toThrow(/closed/);
+      await expect(bus.subscribe({ groupId: uniqueName('group'), topic, handler: collect([]) })).rejects.toThrow(/closed/);
+    });
+  });
+}
+
+describe('KafkaBus when the cluster cannot be reached', () => {
+  let bus: KafkaBus;
+
+  beforeEach(async () => {
+    bus = new KafkaBus({ brokers: [`127.0.0.1:${await freePort()}`], clientId: uniqueName('unreachable') });
+  });
+
+  afterEach(async () => {
+    await bus.close();
+  });
+
+  it('fails ping within the readiness budget', async () => {
+    const started = Date.now();
+    await expect(bus.ping()).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('rejects produce within seconds instead of retrying for minutes', async () => {
+    const started = Date.now();
+    await expect(bus.produce('any-topic', [message('k', 0)])).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(8000);
+  });
+});
+
+/** A port nothing listens on (bound and released at once), for a broker that is down. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
