@@ -1,0 +1,123 @@
+import path from 'node:path';
+import type { Registry } from 'prom-client';
+import type { Config, DistributedConfig } from './config.js';
+import type { MessageBus } from './adapters/bus/message-bus.js';
+import { KafkaBus } from './adapters/bus/kafka-bus.js';
+import { MemoryBus } from './adapters/bus/memory-bus.js';
+import type { EventStore } from './adapters/event-store/event-store.js';
+import { ClickHouseEventStore } from './adapters/event-store/clickhouse-event-store.js';
+import { ChdbEventStore } from './adapters/event-store/chdb-event-store.js';
+import type { StateStore } from './adapters/state/state-store.js';
+import { RedisStateStore } from './adapters/state/redis-state-store.js';
+import { MemoryStateStore } from './adapters/state/memory-state-store.js';
+import { createPostgresMetadataStore, createSqliteMetadataStore, type MetadataStore } from './adapters/metadata/metadata-store.js';
+import type { Logger } from './observability/logger.js';
+import { createMetricsRegistry } from './observability/metrics.js';
+import type { DependencyCheck } from './services/readiness.js';
+
+/**
+ * The one wiring module (STYLE habits 2 and 3): it picks the adapter of each port for the mode, starts
+ * them in order and stops them in reverse. Nothing else constructs an adapter or looks at the mode.
+ */
+export interface Container {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  readonly metadata: MetadataStore;
+  readonly events: EventStore;
+  readonly bus: MessageBus;
+  readonly state: StateStore;
+  /** What /readyz checks: every dependency of this process's role, named as an operator knows it. */
+  readonly checks: readonly DependencyCheck[];
+  /** Stops every part in reverse start order; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+interface Adapters {
+  metadata: MetadataStore;
+  events: EventStore;
+  bus: MessageBus;
+  state: StateStore;
+  checks: DependencyCheck[];
+}
+
+function embeddedAdapters(config: Config, logger: Logger): Adapters {
+  const metadata = createSqliteMetadataStore({ path: path.join(config.dataDir, 'metadata.sqlite') });
+  const events = new ChdbEventStore({ path: path.join(config.dataDir, 'chdb'), database: config.clickhouseDatabase });
+  // The in-process bus and state cannot fail independently of the process, so readiness skips them.
+  return {
+    metadata,
+    events,
+    bus: new MemoryBus({ logger: logger.child({ component: 'bus' }) }),
+    state: new MemoryStateStore(),
+    checks: [
+      { name: 'sqlite', ping: () => metadata.ping() },
+      { name: 'chdb', ping: () => events.ping() },
+    ],
+  };
+}
+
+function distributedAdapters(d: DistributedConfig, logger: Logger): Adapters {
+  const metadata = createPostgresMetadataStore({ url: d.databaseUrl });
+  const events = new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
+  const bus = new KafkaBus({ brokers: [...d.kafkaBrokers], clientId: 'event-alerting', logger: logger.child({ component: 'kafka' }) });
+  const state = new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) });
+  // Both roles use every dependency: the API produces to Kafka, reads events from ClickHouse, checks
+  // keys in PostgreSQL and limits in Redis; the worker consumes, stores, and keeps rule state.
+  return {
+    metadata,
+    events,
+    bus,
+    state,
+    checks: [
+      { name: 'kafka', ping: () => bus.ping() },
+      { name: 'clickhouse', ping: () => events.ping() },
+      { name: 'redis', ping: () => state.ping() },
+      { name: 'postgres', ping: () => metadata.ping() },
+    ],
+  };
+}
+
+export async function createContainer(config: Config, logger: Logger): Promise<Container> {
+  const adapters = config.distributed ? distributedAdapters(config.distributed, logger) : embeddedAdapters(config, logger);
+  const { metadata, events, bus, state } = adapters;
+
+  // Stopped in reverse: nothing produces or consumes after the stores it writes to are closed.
+  const stoppers: Array<{ name: string; stop: () => Promise<void> }> = [];
+  const stopAll = async (): Promise<void> => {
+    while (stoppers.length > 0) {
+      const part = stoppers.pop()!;
+      try {
+        await part.stop();
+      } catch (err) {
+        logger.warn({ err, part: part.name }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    // Migrations are numbered and idempotent, and safe when several processes start at once.
+    stoppers.push({ name: 'metadata', stop: () => metadata.close() });
+    await metadata.migrate();
+    stoppers.push({ name: 'events', stop: () => events.close() });
+    await events.migrate();
+    stoppers.push({ name: 'state', stop: () => state.close() });
+    stoppers.push({ name: 'bus', stop: () => bus.close() });
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    metrics: createMetricsRegistry(),
+    metadata,
+    events,
+    bus,
+    state,
+    checks: adapters.checks,
+    stop: () => (stopping ??= stopAll()),
+  };
+}

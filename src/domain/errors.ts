@@ -1,0 +1,44 @@
+/**
+ * Domain errors know nothing of HTTP (STYLE habit 4). Each has a stable code and says whether the
+ * caller may retry; src/http/error-response.ts is the one place that maps codes to statuses.
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  readonly path: string;
+  readonly message: string;
+}
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  readonly details: readonly ErrorDetail[] | undefined;
+  /** Seconds after which a retry makes sense, for `unavailable` and `rate_limited`. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: { details?: readonly ErrorDetail[]; retryAfterSeconds?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get retriable(): boolean {
+    return this.code === 'unavailable' || this.code === 'rate_limited';
+  }
+}

@@ -1,0 +1,31 @@
+import express, { type Express } from 'express';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../observability/logger.js';
+import type { DependencyCheck } from '../services/readiness.js';
+import { errorHandler, notFoundHandler } from './error-response.js';
+import { systemRouter } from './routes/system.route.js';
+
+export interface HttpAppDeps {
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  readonly checks: readonly DependencyCheck[];
+}
+
+/** Contract section 2: bodies over 1 MiB get 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the Express app without listening, so tests can drive it over a real socket they own. */
+export function createHttpApp(deps: HttpAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Behind a load balancer the client address comes from X-Forwarded-For (rate limits, logs).
+  app.set('trust proxy', true);
+
+  app.use(systemRouter({ checks: deps.checks, metrics: deps.metrics }));
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import type { Registry } from 'prom-client';
+import { checkReadiness, type DependencyCheck } from '../../services/readiness.js';
+import { errorBody } from '../error-response.js';
+
+/** Probes answer fast: a dependency that has not answered within this is reported as failing. */
+const READINESS_TIMEOUT_MS = 2_500;
+
+/** Liveness, readiness and metrics: served by every role, outside `/v1` and its auth. */
+export function systemRouter(deps: { checks: readonly DependencyCheck[]; metrics: Registry }): Router {
+  const router = Router();
+
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (req, res) => {
+    const report = await checkReadiness(deps.checks, READINESS_TIMEOUT_MS);
+    if (report.ready) {
+      res.json({ status: 'ready', checks: report.checks });
+      return;
+    }
+    // The standard error body, plus which dependency failed and why, for the operator at 3 a.m.
+    const message = `Not ready: ${report.failing.join(', ')} unavailable`;
+    res.status(503).json({ ...errorBody(503, message, req.path), status: 'unavailable', failing: report.failing, checks: report.checks });
+  });
+
+  router.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', deps.metrics.contentType);
+    res.send(await deps.metrics.metrics());
+  });
+
+  return router;
+}

@@ -1,0 +1,44 @@
+/**
+ * Readiness: every dependency of this process's role answers. Each check is a named ping; they run in
+ * parallel, each bounded by a timeout so that one hung dependency cannot hang the probe itself.
+ */
+export interface DependencyCheck {
+  /** What an operator recognises: kafka, clickhouse, redis, postgres, sqlite, chdb. */
+  readonly name: string;
+  readonly ping: () => Promise<void>;
+}
+
+export interface ReadinessReport {
+  readonly ready: boolean;
+  readonly failing: string[];
+  readonly checks: Record<string, { ok: true } | { ok: false; error: string }>;
+}
+
+export async function checkReadiness(checks: readonly DependencyCheck[], timeoutMs: number): Promise<ReadinessReport> {
+  type Result = ReadinessReport['checks'][string];
+  const results = await Promise.all(
+    checks.map(async (check): Promise<[string, Result]> => {
+      try {
+        await withTimeout(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
+        return [check.name, { ok: true }];
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        return [check.name, { ok: false, error }];
+      }
+    }),
+  );
+  const failing = results.filter(([, r]) => !r.ok).map(([name]) => name);
+  return { ready: failing.length === 0, failing, checks: Object.fromEntries(results) };
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

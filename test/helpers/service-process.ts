@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServiceProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr. */
+  output(): string;
+  /** Sends the signal and resolves with the exit code (or the signal's name if killed by one). */
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/**
+ * Runs the real service (src/main.ts through tsx) as a child process with exactly the given
+ * environment, plus PATH and HOME: nothing leaks in from the test runner's own environment.
+ */
+export function spawnService(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  return { child, output: () => out };
+}
+
+/** Starts the service and waits for its "started" log line, which carries the URL it listens on. */
+export async function startService(env: Record<string, string>, args: string[] = [], timeoutMs = 60_000): Promise<ServiceProcess> {
+  const { child, output } = spawnService(env, args);
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+    const onData = (): void => {
+      const match = /"url":"(http:\/\/[^"]+)".*"msg":"event alerting service started"/.exec(output());
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    void exited.then(([code]) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${String(code)} before starting:\n${output()}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      const [code, sig] = (await exited) as [number | null, NodeJS.Signals | null];
+      return code ?? sig ?? 'unknown';
+    },
+  };
+}
+
+/** Polls until `check` returns true, or fails with the last observation after `timeoutMs`. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string, intervalMs = 200): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Error | undefined;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err instanceof Error ? err : new Error(String(err));
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
+}

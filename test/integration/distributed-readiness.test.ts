@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { stackEnv } from '../helpers/stack-env.js';
+import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+
+/**
+ * Distributed mode against the real local stack. This suite stops and restarts the shared Kafka broker,
+ * so it relies on the integration project running files one at a time (vitest.config.ts).
+ */
+const stack = (...args: string[]): void => {
+  execFileSync('bash', ['deploy/local/stack.sh', ...args], { stdio: 'ignore', timeout: 180_000 });
+};
+
+interface Readiness {
+  status: string;
+  failing?: string[];
+  checks: Record<string, { ok: boolean; error?: string }>;
+}
+
+async function readiness(service: ServiceProcess): Promise<{ status: number; body: Readiness }> {
+  const res = await fetch(`${service.url}/readyz`);
+  return { status: res.status, body: (await res.json()) as Readiness };
+}
+
+describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
+  let service: ServiceProcess;
+  let metadataDb: TestDatabase;
+  const env = stackEnv();
+  const eventsDb = testDatabaseName('ready');
+
+  beforeAll(async () => {
+    metadataDb = await createTestDatabase(env.databaseUrl);
+    service = await startService(
+      {
+        KAFKA_BROKERS: env.kafkaBrokers.join(','),
+        CLICKHOUSE_URL: env.clickhouseUrl,
+        CLICKHOUSE_DATABASE: eventsDb,
+        REDIS_URL: env.redisUrl,
+        DATABASE_URL: metadataDb.url,
+      },
+      [role],
+    );
+  });
+  afterAll(async () => {
+    // Leave the shared broker running whatever happened above.
+    stack('up', 'kafka');
+    expect(await service.stop('SIGTERM')).toBe(0);
+    await dropTestDatabase(clickhouseSql(env.clickhouseUrl), eventsDb);
+    await metadataDb.drop();
+  });
+
+  it('reports ready when Kafka, ClickHouse, Redis and PostgreSQL answer', async () => {
+    const { status, body } = await readiness(service);
+    expect(status).toBe(200);
+    expect(Object.keys(body.checks).sort()).toEqual(['clickhouse', 'kafka', 'postgres', 'redis']);
+  });
+
+  it('reports 503 naming Kafka while it is stopped, and recovers when it returns', async () => {
+    stack('down', 'kafka');
+    await waitFor(async () => (await readiness(service)).status === 503, 30_000, '/readyz to turn 503');
+    const down = await readiness(service);
+    expect(down.body.failing).toEqual(['kafka']);
+    expect(down.body.checks.kafka?.ok).toBe(false);
+    expect(down.body.checks.clickhouse?.ok).toBe(true);
+
+    stack('up', 'kafka');
+    await waitFor(async () => (await readiness(service)).status === 200, 60_000, '/readyz to recover');
+  });
+});
