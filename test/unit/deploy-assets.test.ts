@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { envSchema, loadConfig } from '../../src/config.js';
+
+/**
+ * docker-compose.yml and the Dockerfile cannot run on the CI machine (no Docker engine), so this
+ * keeps them consistent with what the code actually reads and serves.
+ */
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string | number>;
+  ports?: string[];
+  depends_on?: Record<string, unknown>;
+  build?: { context: string; dockerfile: string };
+}
+
+const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
+const services = compose.services;
+
+describe('docker-compose.yml', () => {
+  it('has the distributed stack, both roles and Prometheus', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'clickhouse', 'kafka', 'postgres', 'prometheus', 'redis', 'worker']);
+    expect(services.kafka?.image).toMatch(/^apache\/kafka:3\.9\./);
+    expect(services.kafka?.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
+  });
+
+  it.each(['api', 'worker'])('runs the %s role from the one image with a config the schema accepts', (role) => {
+    const service = services[role]!;
+    expect(service.command).toEqual([role]);
+    const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:-(.*)\}/, '$1')]));
+    for (const name of Object.keys(env)) expect(Object.keys(envSchema.shape), `${role} sets ${name}`).toContain(name);
+    const config = loadConfig({ ...env, ROLE: role });
+    expect(config.mode).toBe('distributed');
+    // The addresses must point at services that exist in the file.
+    for (const address of [...config.distributed!.kafkaBrokers, config.distributed!.clickhouseUrl, config.distributed!.redisUrl, config.distributed!.databaseUrl]) {
+      const host = /^(?:[a-z]+:\/\/)?(?:[^@/]*@)?([^:/]+)/.exec(address)?.[1];
+      expect(Object.keys(services), `host of ${address}`).toContain(host);
+    }
+    expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['kafka', 'clickhouse', 'redis', 'postgres']));
+  });
+
+  it('builds the api image from the Dockerfile that the worker reuses', () => {
+    expect(services.api?.build?.dockerfile).toBe('deploy/Dockerfile');
+    expect(services.worker?.image).toBe(services.api?.image);
+  });
+
+  it('lets Prometheus scrape both roles on the port they listen on', () => {
+    const prometheus = parse(read('deploy/prometheus/prometheus.yml')) as {
+      scrape_configs: Array<{ job_name: string; metrics_path: string; dns_sd_configs: Array<{ names: string[]; port: number }> }>;
+    };
+    for (const role of ['api', 'worker']) {
+      const job = prometheus.scrape_configs.find((j) => j.dns_sd_configs[0]?.names.includes(role));
+      expect(job?.metrics_path).toBe('/metrics');
+      expect(job?.dns_sd_configs[0]?.port).toBe(Number(services[role]?.environment?.PORT));
+    }
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const dockerfile = read('deploy/Dockerfile');
+
+  it('is multi-stage and runs the compiled entry point, role by command', () => {
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["all"\]$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+  });
+
+  it('builds with the same build script the package defines', () => {
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.build).toContain('tsconfig.build.json');
+    expect(dockerfile).toContain('npm run build');
+  });
+});
