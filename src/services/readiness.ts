@@ -1,3 +1,5 @@
+import { withDeadline } from '../shared/deadline.js';
+
 /**
  * Readiness: every dependency of this process's role answers. Each check is a named ping; they run in
  * parallel, each bounded by a timeout so that one hung dependency cannot hang the probe itself.
@@ -19,7 +21,7 @@ export async function checkReadiness(checks: readonly DependencyCheck[], timeout
   const results = await Promise.all(
     checks.map(async (check): Promise<[string, Result]> => {
       try {
-        await withTimeout(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
+        await withDeadline(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
         return [check.name, { ok: true }];
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
@@ -29,16 +31,4 @@ export async function checkReadiness(checks: readonly DependencyCheck[], timeout
   );
   const failing = results.filter(([, r]) => !r.ok).map(([name]) => name);
   return { ready: failing.length === 0, failing, checks: Object.fromEntries(results) };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BatchHandler, ConsumedBatch, MessageBus, OutgoingMessage, Subscription } from '../../src/adapters/bus/message-bus.js';
 import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
 import { MemoryBus } from '../../src/adapters/bus/memory-bus.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+import { freePort } from '../helpers/net.js';
 
 /**
  * The MessageBus contract, run against both implementations. Each test owns its topics and groups
@@ -372,12 +372,3 @@ describe('KafkaBus when the cluster cannot be reached', () => {
     expect(Date.now() - started).toBeLessThan(8000);
   });
 });
-
-/** A port nothing listens on (bound and released at once), for a broker that is down. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -4,6 +4,7 @@ import type { StateStore } from '../../src/adapters/state/state-store.js';
 import { MemoryStateStore } from '../../src/adapters/state/memory-state-store.js';
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+import { freePort } from '../helpers/net.js';
 
 /**
  * The StateStore contract, run against both implementations. `a` and `b` are two views of the same
@@ -276,12 +277,4 @@ class TcpProxy {
     for (const socket of this.#sockets) socket.destroy();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

@@ -12,6 +12,7 @@ import {
 } from 'kafkajs';
 import type { Logger } from '../../observability/logger.js';
 import type { ConsumedMessage, MessageBus, OutgoingMessage, SubscribeOptions, Subscription } from './message-bus.js';
+import { withDeadline } from '../../shared/deadline.js';
 
 /**
  * Distributed mode's bus, on kafkajs. The numbers below are chosen for one property each; kafkajs's
@@ -383,19 +384,6 @@ function untilJoined(
   return { promise, cancel: () => rejectJoin(new Error('subscribe cancelled')) };
 }
 
-async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  // The work may still fail after the deadline; nobody waits for it then.
-  work.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -6,6 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
 import { metadataEntities } from './entities/metadata-entities.js';
 import { metadataMigrations } from './migrations/metadata-migrations.js';
+import { withDeadline } from '../../shared/deadline.js';
 
 /**
  * The relational store of accounts, client secrets, apps and schemas. Embedded mode keeps it in a
@@ -162,7 +163,7 @@ function wrap(orm: MikroORM, options: MetadataStoreOptions, migrate: () => Promi
     em: () => orm.em.fork(),
     migrate,
     ping: () =>
-      withTimeout(
+      withDeadline(
         orm.em.getConnection().execute('select 1').then(() => undefined),
         pingTimeoutMs,
         `metadata database did not answer within ${pingTimeoutMs} ms`,
@@ -171,16 +172,5 @@ function wrap(orm: MikroORM, options: MetadataStoreOptions, migrate: () => Promi
   };
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function discard(): void {}
