@@ -6,7 +6,6 @@ import { KafkaBus } from './adapters/bus/kafka-bus.js';
 import { MemoryBus } from './adapters/bus/memory-bus.js';
 import type { EventStore } from './adapters/event-store/event-store.js';
 import { ClickHouseEventStore } from './adapters/event-store/clickhouse-event-store.js';
-import { ChdbEventStore } from './adapters/event-store/chdb-event-store.js';
 import type { StateStore } from './adapters/state/state-store.js';
 import { RedisStateStore } from './adapters/state/redis-state-store.js';
 import { MemoryStateStore } from './adapters/state/memory-state-store.js';
@@ -41,7 +40,10 @@ interface Adapters {
   checks: DependencyCheck[];
 }
 
-function embeddedAdapters(config: Config, logger: Logger): Adapters {
+async function embeddedAdapters(config: Config, logger: Logger): Promise<Adapters> {
+  // Loaded only in embedded mode: chDB is a native engine with binaries for few platforms, and a
+  // distributed deployment (say on linux-arm64) must not need it.
+  const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
   const metadata = createSqliteMetadataStore({ path: path.join(config.dataDir, 'metadata.sqlite') });
   const events = new ChdbEventStore({ path: path.join(config.dataDir, 'chdb'), database: config.clickhouseDatabase });
   // The in-process bus and state cannot fail independently of the process, so readiness skips them.
@@ -79,7 +81,7 @@ function distributedAdapters(d: DistributedConfig, logger: Logger): Adapters {
 }
 
 export async function createContainer(config: Config, logger: Logger): Promise<Container> {
-  const adapters = config.distributed ? distributedAdapters(config.distributed, logger) : embeddedAdapters(config, logger);
+  const adapters = config.distributed ? distributedAdapters(config.distributed, logger) : await embeddedAdapters(config, logger);
   const { metadata, events, bus, state } = adapters;
 
   // Stopped in reverse: nothing produces or consumes after the stores it writes to are closed.

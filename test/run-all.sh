@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Every test, on a fresh machine of this kind: brings the local stack up (installing what is missing),
 # then lint, type check, unit and integration suites against the real Kafka, ClickHouse, Redis and
-# PostgreSQL. `npm test` runs this; .ci/run runs `npm ci && npm test`.
+# PostgreSQL. `npm test` runs this; .ci/run runs `npm install && npm test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# node_modules comes from `npm ci` (the README's command); a bare `npm test` in a fresh clone too.
-[ -d node_modules ] || npm ci --no-audit --no-fund
+# node_modules comes from `npm install` (the README's command); a bare `npm test` in a fresh clone too.
+[ -d node_modules ] || npm install --no-audit --no-fund
 
 echo "==> local stack" >&2
 eval "$(bash deploy/local/stack.sh up)"
