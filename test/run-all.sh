@@ -18,4 +18,16 @@ echo "==> typecheck" >&2
 npx tsc -p tsconfig.json --noEmit
 
 echo "==> tests" >&2
-npx vitest run "$@"
+mkdir -p test-artifacts
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@" || status=$?
+
+# A closing line in the plain form any CI reads ("N passed, N failed"), from vitest's own JSON report.
+if [ -f test-artifacts/vitest.json ]; then
+  node -e '
+    const r = JSON.parse(require("node:fs").readFileSync("test-artifacts/vitest.json", "utf8"));
+    // A file that fails to load has no failed test, only a failed suite: count it, never "0 failed".
+    console.log(`${r.numPassedTests} passed, ${Math.max(r.numFailedTests, r.numFailedTestSuites)} failed`);
+  '
+fi
+exit "$status"
