@@ -12,6 +12,8 @@ import { MemoryStateStore } from './adapters/state/memory-state-store.js';
 import { createPostgresMetadataStore, createSqliteMetadataStore, type MetadataStore } from './adapters/metadata/metadata-store.js';
 import type { Logger } from './observability/logger.js';
 import { createMetricsRegistry } from './observability/metrics.js';
+import { Authenticator } from './services/authenticator.js';
+import { ensureBootstrapSecret } from './services/bootstrap.js';
 import type { DependencyCheck } from './services/readiness.js';
 
 /**
@@ -26,6 +28,7 @@ export interface Container {
   readonly events: EventStore;
   readonly bus: MessageBus;
   readonly state: StateStore;
+  readonly authenticator: Authenticator;
   /** What /readyz checks: every dependency of this process's role, named as an operator knows it. */
   readonly checks: readonly DependencyCheck[];
   /** Stops every part in reverse start order; safe to call twice. */
@@ -103,6 +106,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     await metadata.migrate();
     stoppers.push({ name: 'events', stop: () => events.close() });
     await events.migrate();
+    await ensureBootstrapSecret(metadata, logger, config.bootstrap);
     stoppers.push({ name: 'state', stop: () => state.close() });
     stoppers.push({ name: 'bus', stop: () => bus.close() });
   } catch (err) {
@@ -119,6 +123,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     events,
     bus,
     state,
+    authenticator: new Authenticator({ metadata, state, logger }),
     checks: adapters.checks,
     stop: () => (stopping ??= stopAll()),
   };

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpApp } from './http/app.js';
 import type { Container } from './container.js';
+import { v1Routes } from './http/routes/v1.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -11,7 +12,13 @@ export interface RunningServer {
 
 /** Starts the HTTP edge of a built container: used by main.ts and by tests that need a real socket. */
 export async function startServer(container: Container): Promise<RunningServer> {
-  const app = createHttpApp({ logger: container.logger, metrics: container.metrics, checks: container.checks });
+  const servesApi = container.config.role !== 'worker';
+  const app = createHttpApp({
+    logger: container.logger,
+    metrics: container.metrics,
+    checks: container.checks,
+    ...(servesApi ? { api: { routes: v1Routes(container), authenticator: container.authenticator } } : {}),
+  });
   const { host, port } = container.config.http;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(port, host, () => resolve(s));

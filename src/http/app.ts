@@ -1,14 +1,19 @@
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.js';
+import type { Authenticator } from '../services/authenticator.js';
 import type { DependencyCheck } from '../services/readiness.js';
 import { errorHandler, notFoundHandler } from './error-response.js';
+import { mountRoutes } from './mount-routes.js';
+import type { AnyRoute } from './route.js';
 import { systemRouter } from './routes/system.route.js';
 
 export interface HttpAppDeps {
   readonly logger: Logger;
   readonly metrics: Registry;
   readonly checks: readonly DependencyCheck[];
+  /** The `/v1` API; absent in a worker process, which serves only probes and metrics. */
+  readonly api?: { readonly routes: readonly AnyRoute[]; readonly authenticator: Authenticator };
 }
 
 /** Contract section 2: bodies over 1 MiB get 413. */
@@ -24,6 +29,7 @@ export function createHttpApp(deps: HttpAppDeps): Express {
 
   app.use(systemRouter({ checks: deps.checks, metrics: deps.metrics }));
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+  if (deps.api) app.use(mountRoutes(deps.api.routes, { authenticator: deps.api.authenticator }));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -1,0 +1,95 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { DomainError, type ErrorDetail } from '../domain/errors.js';
+import type { ApiKeyPrincipal, ClientPrincipal } from '../services/authenticator.js';
+
+/**
+ * One declaration per endpoint: its path, the zod schemas that validate its input, the schemas of its
+ * responses, and its handler. `mountRoutes` (mount-routes.ts) serves the declarations with Express;
+ * `buildOpenApiDocument` (openapi.ts) describes the very same declarations, so the OpenAPI document
+ * cannot drift from what the server validates.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** `client`: Bearer client secret (management). `api_key`: `x-api-key` (ingest). `none`: public. */
+export type AuthKind = 'client' | 'api_key' | 'none';
+
+type PrincipalFor<A extends AuthKind> = A extends 'client' ? ClientPrincipal : A extends 'api_key' ? ApiKeyPrincipal : null;
+
+export interface ResponseSpec {
+  readonly description: string;
+  /** Absent for responses without a body (204). */
+  readonly schema?: z.ZodType;
+}
+
+export interface RouteContext<P, Q, B, Principal> {
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+  readonly principal: Principal;
+  readonly req: Request;
+  readonly res: Response;
+}
+
+export interface RouteResult {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface RouteDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  A extends AuthKind = AuthKind,
+> {
+  readonly method: HttpMethod;
+  /** OpenAPI form, `{name}` for parameters: `/v1/apps/{appId}`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly auth: A;
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+  /** Success responses; the error responses every route can give are added by openapi.ts. */
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>, PrincipalFor<A>>): Promise<RouteResult>;
+}
+
+/** A route with its types erased, for lists of routes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDefinition<any, any, any, AuthKind>;
+
+/** Identity function that gives the handler its inferred input types. */
+export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, A extends AuthKind = AuthKind>(
+  route: RouteDefinition<P, Q, B, A>,
+): AnyRoute {
+  return route as AnyRoute;
+}
+
+/**
+ * Validates one part of a request. A failure is a 400 whose message names the first problem in plain
+ * words ("name: must be a non-empty string") and whose `details` list every problem with its path.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details: ErrorDetail[] = result.error.issues.map((issue) => ({
+    path: issue.path.length > 0 ? issue.path.map(String).join('.') : where,
+    message: issue.message,
+  }));
+  const first = details[0]!;
+  throw new DomainError('validation_failed', `${first.path}: ${first.message}`, { details });
+}
+
+/** Query strings give strings; list endpoints share these bounds (contract section 5). */
+export const paginationQuery = z
+  .object({
+    limit: z.coerce.number({ error: 'must be a whole number from 1 to 1000' }).int('must be a whole number from 1 to 1000').min(1, 'must be a whole number from 1 to 1000').max(1000, 'must be a whole number from 1 to 1000').default(100),
+    offset: z.coerce.number({ error: 'must be a whole number of 0 or more' }).int('must be a whole number of 0 or more').min(0, 'must be a whole number of 0 or more').default(0),
+  })
+  .strict();

@@ -1,0 +1,6 @@
+import type { AnyRoute } from '../route.js';
+import type { ApiDeps } from './v1.js';
+
+export function clientSecretRoutes(_deps: ApiDeps): AnyRoute[] {
+  return [];
+}

@@ -1,0 +1,33 @@
+import type { Config } from '../../config.js';
+import type { MessageBus } from '../../adapters/bus/message-bus.js';
+import type { EventStore } from '../../adapters/event-store/event-store.js';
+import type { MetadataStore } from '../../adapters/metadata/metadata-store.js';
+import type { StateStore } from '../../adapters/state/state-store.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Authenticator } from '../../services/authenticator.js';
+import type { AnyRoute } from '../route.js';
+import { appRoutes } from './apps.route.js';
+import { clientSecretRoutes } from './client-secrets.route.js';
+import { defaultMetadataRoutes } from './default-metadata.route.js';
+import { openApiRoute } from './openapi.route.js';
+import { schemaRoutes } from './schemas.route.js';
+
+/** What the `/v1` handlers may use; built by the container, passed in (STYLE habit 2). */
+export interface ApiDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metadata: MetadataStore;
+  readonly events: EventStore;
+  readonly bus: MessageBus;
+  readonly state: StateStore;
+  readonly authenticator: Authenticator;
+}
+
+/** The interface description's version (spec part 9). */
+export const API_VERSION = '1.0.0';
+
+/** Every `/v1` endpoint, in the order the OpenAPI document lists them. */
+export function v1Routes(deps: ApiDeps): AnyRoute[] {
+  const routes = [...clientSecretRoutes(deps), ...appRoutes(deps), ...schemaRoutes(deps), ...defaultMetadataRoutes(deps)];
+  return [...routes, openApiRoute(routes, API_VERSION)];
+}
