@@ -97,6 +97,8 @@ export interface Config {
   /** Present exactly when mode is distributed. */
   readonly distributed: DistributedConfig | null;
   readonly clickhouseDatabase: string;
+  /** Prefix of bus topics and consumer groups (the in-process bus uses the same names). */
+  readonly topicPrefix: string;
   readonly bootstrap: { readonly clientSecret: string | null; readonly accountName: string };
   readonly outbound: { readonly allowPrivate: boolean };
   readonly rateLimit: { readonly points: number; readonly durationSeconds: number };
@@ -150,6 +152,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     dataDir: e.DATA_DIR,
     distributed,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    topicPrefix: e.KAFKA_TOPIC_PREFIX,
     bootstrap: { clientSecret: e.BOOTSTRAP_CLIENT_SECRET ?? null, accountName: e.BOOTSTRAP_ACCOUNT_NAME },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
     rateLimit: { points: e.RATE_LIMIT_POINTS, durationSeconds: e.RATE_LIMIT_DURATION_S },

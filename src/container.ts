@@ -12,6 +12,8 @@ import { MemoryStateStore } from './adapters/state/memory-state-store.js';
 import { createPostgresMetadataStore, createSqliteMetadataStore, type MetadataStore } from './adapters/metadata/metadata-store.js';
 import type { Logger } from './observability/logger.js';
 import { createMetricsRegistry } from './observability/metrics.js';
+import { EventPipeline } from './pipeline/event-pipeline.js';
+import { EVENT_PARTITIONS, topicsFor, type Topics } from './pipeline/topics.js';
 import { Authenticator } from './services/authenticator.js';
 import { ensureBootstrapSecret } from './services/bootstrap.js';
 import type { DependencyCheck } from './services/readiness.js';
@@ -29,6 +31,7 @@ export interface Container {
   readonly bus: MessageBus;
   readonly state: StateStore;
   readonly authenticator: Authenticator;
+  readonly topics: Topics;
   /** What /readyz checks: every dependency of this process's role, named as an operator knows it. */
   readonly checks: readonly DependencyCheck[];
   /** Stops every part in reverse start order; safe to call twice. */
@@ -86,6 +89,7 @@ function distributedAdapters(d: DistributedConfig, logger: Logger): Adapters {
 export async function createContainer(config: Config, logger: Logger): Promise<Container> {
   const adapters = config.distributed ? distributedAdapters(config.distributed, logger) : await embeddedAdapters(config, logger);
   const { metadata, events, bus, state } = adapters;
+  const topics = topicsFor(config.topicPrefix);
 
   // Stopped in reverse: nothing produces or consumes after the stores it writes to are closed.
   const stoppers: Array<{ name: string; stop: () => Promise<void> }> = [];
@@ -109,6 +113,15 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     await ensureBootstrapSecret(metadata, logger, config.bootstrap);
     stoppers.push({ name: 'state', stop: () => state.close() });
     stoppers.push({ name: 'bus', stop: () => bus.close() });
+    // Every role produces to or consumes from the events topic; creating it is idempotent.
+    await bus.ensureTopic(topics.events, EVENT_PARTITIONS);
+    if (config.role !== 'api') {
+      const pipeline = new EventPipeline({ bus, events, topics, logger: logger.child({ component: 'pipeline' }) });
+      // Pushed last, so stopped first: the batch in progress is stored and committed before the
+      // bus and the store close under it.
+      stoppers.push({ name: 'pipeline', stop: () => pipeline.stop() });
+      await pipeline.start();
+    }
   } catch (err) {
     await stopAll();
     throw err;
@@ -124,6 +137,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     bus,
     state,
     authenticator: new Authenticator({ metadata, state, logger }),
+    topics,
     checks: adapters.checks,
     stop: () => (stopping ??= stopAll()),
   };

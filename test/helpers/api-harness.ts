@@ -9,7 +9,8 @@ import type { ClientSecretScope } from '../../src/adapters/metadata/entities/cli
 import { clickhouseSql, dropTestDatabase, testDatabaseName } from './clickhouse.js';
 import { capturingLogger } from './logger.js';
 import { createTestDatabase } from './postgres.js';
-import { stackEnv } from './stack-env.js';
+import { deleteTopicsWithPrefix } from './kafka.js';
+import { stackEnv, uniqueName } from './stack-env.js';
 
 export type Mode = 'embedded' | 'distributed';
 export const MODES: readonly Mode[] = ['embedded', 'distributed'];
@@ -49,11 +50,18 @@ export async function startApi(mode: Mode, env: Record<string, string> = {}): Pr
     const stack = stackEnv();
     const metadataDb = await createTestDatabase(stack.databaseUrl);
     const eventsDb = testDatabaseName('api');
-    cleanups.push(() => metadataDb.drop(), () => dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb));
+    // Own topics and consumer group: another suite's service must never consume this one's events.
+    const topicPrefix = `${uniqueName('test')}.`;
+    cleanups.push(
+      () => metadataDb.drop(),
+      () => dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb),
+      () => deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix),
+    );
     baseEnv = {
       KAFKA_BROKERS: stack.kafkaBrokers.join(','),
       CLICKHOUSE_URL: stack.clickhouseUrl,
       CLICKHOUSE_DATABASE: eventsDb,
+      KAFKA_TOPIC_PREFIX: topicPrefix,
       REDIS_URL: stack.redisUrl,
       DATABASE_URL: metadataDb.url,
     };

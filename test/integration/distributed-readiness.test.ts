@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { stackEnv } from '../helpers/stack-env.js';
+import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
+import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
@@ -29,6 +30,7 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
   let metadataDb: TestDatabase;
   const env = stackEnv();
   const eventsDb = testDatabaseName('ready');
+  const topicPrefix = `${uniqueName('test')}.`;
 
   beforeAll(async () => {
     metadataDb = await createTestDatabase(env.databaseUrl);
@@ -37,6 +39,7 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
         KAFKA_BROKERS: env.kafkaBrokers.join(','),
         CLICKHOUSE_URL: env.clickhouseUrl,
         CLICKHOUSE_DATABASE: eventsDb,
+        KAFKA_TOPIC_PREFIX: topicPrefix,
         REDIS_URL: env.redisUrl,
         DATABASE_URL: metadataDb.url,
       },
@@ -49,6 +52,7 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
     expect(await service.stop('SIGTERM')).toBe(0);
     await dropTestDatabase(clickhouseSql(env.clickhouseUrl), eventsDb);
     await metadataDb.drop();
+    await deleteTopicsWithPrefix(env.kafkaBrokers, topicPrefix);
   });
 
   it('reports ready when Kafka, ClickHouse, Redis and PostgreSQL answer', async () => {

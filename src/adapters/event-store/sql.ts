@@ -1,3 +1,5 @@
+import { isWellFormedUnicode } from '../../domain/unicode.js';
+
 /**
  * The one way a value reaches ClickHouse SQL in this codebase.
  *
@@ -43,10 +45,6 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
   Int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
-// A UTF-16 surrogate without its partner has no UTF-8 encoding; encoders would silently turn it into
-// U+FFFD, so the stored value would differ from the one we were given. Refuse instead.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 // Backslash and quote end or alter a literal. Control characters are legal raw inside a ClickHouse
 // literal, but NUL would cut the text short at chDB's C boundary and raw line breaks make logs and
 // error messages ambiguous, so every C0 control and DEL is escaped too.
@@ -69,7 +67,7 @@ function escapeChar(char: string): string {
 
 /** A ClickHouse string literal (single-quoted, escaped) holding exactly `value`'s UTF-8 bytes. */
 export function quoteString(value: string): string {
-  if (LONE_SURROGATE.test(value)) {
+  if (!isWellFormedUnicode(value)) {
     throw new SqlBindError('string contains a lone UTF-16 surrogate, which has no UTF-8 form');
   }
   return `'${value.replace(NEEDS_ESCAPE, escapeChar)}'`;
