@@ -15,6 +15,7 @@ import {
   type MetadataStore,
 } from '../../src/adapters/metadata/metadata-store.js';
 import { metadataMigrations } from '../../src/adapters/metadata/migrations/metadata-migrations.js';
+import { getOrCreateSetting } from '../../src/adapters/metadata/repositories/service-setting-repository.js';
 import { createAccount } from '../../src/adapters/metadata/repositories/account-repository.js';
 import { createApp, findAppByApiKeyDigest } from '../../src/adapters/metadata/repositories/app-repository.js';
 import { createClientSecret, findActiveClientSecretByDigest } from '../../src/adapters/metadata/repositories/client-secret-repository.js';
@@ -118,6 +119,23 @@ describe.each(backends)('metadata store on $name', (backend) => {
 
     await store().migrate();
     expect(await appliedMigrations(store())).toEqual(first);
+  });
+
+  it('creates a service setting once, even when many units of work race to create it', async () => {
+    const name = `test-setting-${Math.random().toString(36).slice(2)}`;
+    let created = 0;
+    const values = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        getOrCreateSetting(store().em(), name, () => {
+          created += 1;
+          return `value-${i}`;
+        }),
+      ),
+    );
+    expect(new Set(values).size).toBe(1);
+    expect(created).toBeGreaterThanOrEqual(1);
+    // Later reads never create again and return the stored value.
+    expect(await getOrCreateSetting(store().em(), name, () => 'other')).toBe(values[0]);
   });
 
   it('answers ping', async () => {

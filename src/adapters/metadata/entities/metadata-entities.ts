@@ -2,10 +2,11 @@ import { AccountEntity } from './account.entity.js';
 import { AppEntity } from './app.entity.js';
 import { ClientSecretEntity } from './client-secret.entity.js';
 import { EventSchemaEntity } from './event-schema.entity.js';
+import { ServiceSettingEntity } from './service-setting.entity.js';
 
 /**
  * Every entity of the metadata database, handed to MikroORM explicitly so discovery never globs
  * the file system (the same list works from src under vitest/tsx and from dist). Destination,
  * NotificationRule and Delivery join this list, each with its own migration.
  */
-export const metadataEntities = [AccountEntity, ClientSecretEntity, AppEntity, EventSchemaEntity];
+export const metadataEntities = [AccountEntity, ClientSecretEntity, AppEntity, EventSchemaEntity, ServiceSettingEntity];

@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001AccountsAppsSchemas } from './0001-accounts-apps-schemas.js';
+import { Migration0002ServiceSettings } from './0002-service-settings.js';
 
 /**
  * Every metadata migration, in the order they run. Listed as classes (MikroORM's `migrationsList`)
@@ -10,4 +11,5 @@ import { Migration0001AccountsAppsSchemas } from './0001-accounts-apps-schemas.j
  */
 export const metadataMigrations: readonly MigrationObject[] = [
   { name: '0001-accounts-apps-schemas', class: Migration0001AccountsAppsSchemas },
+  { name: '0002-service-settings', class: Migration0002ServiceSettings },
 ];
