@@ -27,15 +27,18 @@ export class DomainError extends Error {
   readonly details: readonly ErrorDetail[] | undefined;
   /** Seconds after which a retry makes sense, for `unavailable` and `rate_limited`. */
   readonly retryAfterSeconds: number | undefined;
+  /** Protocol-level headers that belong with this error (a 401's challenge); no HTTP status knowledge. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { details?: readonly ErrorDetail[]; retryAfterSeconds?: number; cause?: unknown } = {},
+    options: { details?: readonly ErrorDetail[]; retryAfterSeconds?: number; headers?: Readonly<Record<string, string>>; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.headers = options.headers;
   }
 
   get retriable(): boolean {

@@ -44,6 +44,7 @@ export function sendError(req: Request, res: Response, status: number, message: 
 
 export function sendDomainError(req: Request, res: Response, err: DomainError): void {
   if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(err.retryAfterSeconds)));
+  for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
   sendError(req, res, STATUS_BY_CODE[err.code], err.message, err.details);
 }
 

@@ -13,8 +13,14 @@ export function expressPath(path: string): string {
 function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
-  const match = /^Bearer ([^\s]+)$/.exec(header);
+  // RFC 9110: the scheme name is case-insensitive ("bearer" is as good as "Bearer").
+  const match = /^Bearer +([^\s]+)$/i.exec(header);
   return match?.[1];
+}
+
+/** 401, with the challenge RFC 9110 asks for when the route takes a Bearer credential. */
+function unauthenticated(route: AnyRoute): DomainError {
+  return new DomainError('unauthenticated', INVALID_AUTH, route.auth === 'client' ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {});
 }
 
 /**
@@ -24,15 +30,15 @@ function bearerToken(req: Request): string | undefined {
 async function authenticate(route: AnyRoute, req: Request, authenticator: Authenticator): Promise<Principal | null> {
   if (route.auth === 'none') return null;
   const presented = route.auth === 'client' ? bearerToken(req) : req.headers['x-api-key'];
-  if (typeof presented !== 'string') throw new DomainError('unauthenticated', INVALID_AUTH);
+  if (typeof presented !== 'string') throw unauthenticated(route);
   const principal = await authenticator.authenticate(presented);
-  if (!principal) throw new DomainError('unauthenticated', INVALID_AUTH);
+  if (!principal) throw unauthenticated(route);
   if (route.auth === 'client') {
-    if (principal.kind !== 'client') throw new DomainError('unauthenticated', INVALID_AUTH);
+    if (principal.kind !== 'client') throw unauthenticated(route);
     const needed = route.method === 'get' ? 'read' : 'write';
     if (!principal.scopes.includes(needed)) throw new DomainError('forbidden', 'Insufficient scope');
   } else if (principal.kind !== 'api_key') {
-    throw new DomainError('unauthenticated', INVALID_AUTH);
+    throw unauthenticated(route);
   }
   return principal;
 }

@@ -44,11 +44,13 @@ function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Rec
         ctx.jsonSchema.format = 'date-time';
       }
     },
-  }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
-  delete json.$schema;
-  for (const [id, def] of Object.entries(json.$defs ?? {})) components[id] = def;
-  delete json.$defs;
-  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  });
+  // Rewritten before the split: a component may refer to another one (`AppWithApiKey` → `App`).
+  const rewritten = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  delete rewritten.$schema;
+  for (const [id, def] of Object.entries(rewritten.$defs ?? {})) components[id] = def;
+  delete rewritten.$defs;
+  return rewritten;
 }
 
 function parameters(route: AnyRoute, components: Record<string, JsonSchema>): JsonSchema[] {

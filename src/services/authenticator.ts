@@ -6,6 +6,7 @@ import { ClientSecretEntity } from '../adapters/metadata/entities/client-secret.
 import type { StateStore } from '../adapters/state/state-store.js';
 import { credentialKind, digestCredential, digestsEqual } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
+import { VersionedCache } from './versioned-cache.js';
 
 export interface ClientPrincipal {
   readonly kind: 'client';
@@ -35,32 +36,29 @@ const CACHE_TTL_MS = 60_000;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
-interface CacheEntry {
-  readonly principal: Principal;
-  readonly version: string;
-  readonly expiresAt: number;
-}
-
 /**
  * Turns a presented credential into a principal. Lookups go by SHA-256 digest and are cached in
- * process, so the hot path (ingest) does not query the metadata database on every request.
- *
- * Why a version instead of pub/sub alone: contract section 2 says a rotated key fails "from that
- * moment on every API process". A pub/sub message may still be in flight when the next request
- * reaches another process; reading one shared version per request (a Redis GET in distributed mode)
- * closes that window, since `revoked()` completes before the rotating request gets its response.
+ * process (a VersionedCache), so the hot path (ingest) does not query the metadata database on every
+ * request, while a rotated key fails "from that moment on every API process" (contract section 2):
+ * `revoked()` completes before the rotating request gets its response.
  */
 export class Authenticator {
   readonly #metadata: MetadataStore;
-  readonly #state: StateStore;
   readonly #logger: Logger;
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #cache: VersionedCache<Principal>;
   readonly #lastUsedWrites = new Map<string, number>();
 
-  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger }) {
+  /** `cacheTtlMs`: how long a checked credential is trusted (default a minute); 0 checks the database every time. */
+  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger; cacheTtlMs?: number | undefined }) {
     this.#metadata = deps.metadata;
-    this.#state = deps.state;
     this.#logger = deps.logger;
+    this.#cache = new VersionedCache({
+      state: deps.state,
+      versionKey: AUTH_VERSION_KEY,
+      ttlMs: deps.cacheTtlMs ?? CACHE_TTL_MS,
+      maxEntries: CACHE_MAX_ENTRIES,
+      logger: deps.logger,
+    });
   }
 
   /** The principal a credential stands for, or null when it is malformed, unknown or revoked. */
@@ -68,21 +66,7 @@ export class Authenticator {
     const kind = credentialKind(value);
     if (!kind) return null;
     const digest = digestCredential(value);
-    const version = await this.#currentVersion();
-
-    const cached = this.#cache.get(digest);
-    if (cached && version !== null && cached.version === version && cached.expiresAt > Date.now()) {
-      this.#touch(cached.principal);
-      return cached.principal;
-    }
-
-    const principal = kind === 'api_key' ? await this.#lookupApiKey(digest) : await this.#lookupClientSecret(digest);
-    if (principal && version !== null) {
-      if (this.#cache.size >= CACHE_MAX_ENTRIES) this.#cache.clear();
-      this.#cache.set(digest, { principal, version, expiresAt: Date.now() + CACHE_TTL_MS });
-    } else {
-      this.#cache.delete(digest);
-    }
+    const principal = await this.#cache.get(digest, () => (kind === 'api_key' ? this.#lookupApiKey(digest) : this.#lookupClientSecret(digest)));
     if (principal) this.#touch(principal);
     return principal;
   }
@@ -92,18 +76,7 @@ export class Authenticator {
    * re-checks the database on its next request.
    */
   async revoked(): Promise<void> {
-    this.#cache.clear();
-    await this.#state.increment(AUTH_VERSION_KEY);
-  }
-
-  /** Null when the shared state cannot be read: then nothing is trusted from the cache. */
-  async #currentVersion(): Promise<string | null> {
-    try {
-      return (await this.#state.get(AUTH_VERSION_KEY)) ?? '0';
-    } catch (err) {
-      this.#logger.warn({ err }, 'auth cache version unavailable; checking credentials against the database');
-      return null;
-    }
+    await this.#cache.invalidate();
   }
 
   async #lookupApiKey(digest: string): Promise<ApiKeyPrincipal | null> {

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
 import { AccountEntity } from '../adapters/metadata/entities/account.entity.js';
 import { ClientSecretEntity } from '../adapters/metadata/entities/client-secret.entity.js';
@@ -17,25 +18,39 @@ export async function ensureBootstrapSecret(
 ): Promise<void> {
   if (!bootstrap.clientSecret) return;
   const digest = digestCredential(bootstrap.clientSecret);
-  const em = metadata.em();
-  await em.transactional(async (tx) => {
+  try {
+    await registerOnce(metadata, logger, bootstrap.clientSecret, bootstrap.accountName, digest);
+  } catch (err) {
+    // Several processes starting at once on a fresh database race to insert the same digest; the
+    // loser finds the winner's row on a second pass.
+    if (!(err instanceof UniqueConstraintViolationException)) throw err;
+    await registerOnce(metadata, logger, bootstrap.clientSecret, bootstrap.accountName, digest);
+  }
+}
+
+async function registerOnce(metadata: MetadataStore, logger: Logger, clientSecret: string, accountName: string, digest: string): Promise<void> {
+  await metadata.em().transactional(async (tx) => {
     const existing = await tx.findOne(ClientSecretEntity, { digest });
     if (existing) {
-      if (existing.revokedAt) existing.revokedAt = null;
+      if (existing.revokedAt) {
+        // The configuration says this secret is active. Say so loudly: if it was revoked because it
+        // leaked, the operator must remove it from the configuration, not just revoke it.
+        logger.warn({ account: accountName }, 'BOOTSTRAP_CLIENT_SECRET had been revoked and is active again; unset it once other secrets exist');
+        existing.revokedAt = null;
+      }
       return;
     }
     const account =
-      (await tx.findOne(AccountEntity, { name: bootstrap.accountName }, { orderBy: { createdAt: 'asc' } })) ??
-      tx.create(AccountEntity, { name: bootstrap.accountName });
+      (await tx.findOne(AccountEntity, { name: accountName }, { orderBy: { createdAt: 'asc' } })) ?? tx.create(AccountEntity, { name: accountName });
     tx.create(ClientSecretEntity, {
       account,
       label: 'bootstrap',
       scopes: ['read', 'write'],
       digest,
-      hint: maskedHint(shownPrefix(bootstrap.clientSecret!)),
+      hint: maskedHint(shownPrefix(clientSecret)),
       lastUsedAt: null,
       revokedAt: null,
     });
-    logger.info({ account: bootstrap.accountName }, 'bootstrap client secret registered');
+    logger.info({ account: accountName }, 'bootstrap client secret registered');
   });
 }

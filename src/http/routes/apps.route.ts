@@ -1,6 +1,135 @@
-import type { AnyRoute } from '../route.js';
+import { z } from 'zod';
+import { SLUG_PATTERN, isValidSlug } from '../../domain/slug.js';
+import { isDisplayText } from '../../domain/text.js';
+import { createApp, deleteApp, getApp, listApps, rotateApiKey, updateApp } from '../../services/apps.service.js';
+import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
+import { appParams } from './app-params.js';
 import type { ApiDeps } from './v1.js';
 
-export function appRoutes(_deps: ApiDeps): AnyRoute[] {
-  return [];
+const NAME_MESSAGE = 'must be a non-empty string of at most 200 characters';
+
+const nameSchema = z
+  .string({ error: NAME_MESSAGE })
+  .trim()
+  .min(1, NAME_MESSAGE)
+  .max(200, NAME_MESSAGE)
+  .refine(isDisplayText, 'must be one line of text without control characters')
+  .describe('Display name, 1–200 characters; surrounding spaces are dropped');
+
+const slugSchema = z
+  .string({ error: 'must be a string' })
+  .regex(SLUG_PATTERN, 'must be 1–63 lower-case letters, digits or hyphens, starting with a letter or digit')
+  .refine(isValidSlug, 'must not have the form of a UUID (a path would read it as an app id)')
+  .describe('URL-friendly identifier, unique within the account: `^[a-z0-9][a-z0-9-]{0,62}$`, not a UUID');
+
+export const appSchema = z
+  .object({
+    id: z.uuid(),
+    accountId: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    apiKeyPrefix: z.string().describe('The first 12 characters of the current API key'),
+    apiKeyHint: z.string().describe('The masked key: its prefix followed by an ellipsis'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'App', description: 'An app: one event namespace with one active API key. The full key is never part of it.' });
+
+const appWithKeySchema = z
+  .object({
+    app: appSchema,
+    apiKey: z.string().describe('The full API key (`svc_live_…`). Shown only in this response; store it now.'),
+  })
+  .meta({ id: 'AppWithApiKey' });
+
+const createBody = z.strictObject({
+  name: nameSchema,
+  slug: slugSchema.optional().describe('Generated from the name when omitted (made unique with a numeric suffix)'),
+});
+
+const updateBody = z.strictObject({
+  name: nameSchema.optional(),
+  slug: slugSchema.optional().describe('New slug; the old one stops resolving at once'),
+});
+
+/** Apps (interface spec 4.1, contract section 3). */
+export function appRoutes(deps: ApiDeps): AnyRoute[] {
+  const rotate = (path: string, operationId: string, summary: string): AnyRoute =>
+    defineRoute({
+      method: 'post',
+      path,
+      operationId,
+      summary,
+      description: 'A new key becomes the only active key and is returned once; the old key fails with 401 from this response on, on every API process.',
+      tags: ['apps'],
+      auth: 'client',
+      params: appParams,
+      responses: { 200: { description: 'The app and its new full API key', schema: appWithKeySchema } },
+      handler: async ({ params, principal }) => ({ status: 200, body: await rotateApiKey(deps, principal.accountId, params.appId) }),
+    });
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/apps',
+      operationId: 'createApp',
+      summary: 'Create an app',
+      tags: ['apps'],
+      auth: 'client',
+      body: createBody,
+      responses: { 201: { description: 'The app and its full API key, shown this once', schema: appWithKeySchema } },
+      handler: async ({ body, principal }) => ({ status: 201, body: await createApp(deps, principal.accountId, body) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/apps',
+      operationId: 'listApps',
+      summary: "List the account's apps, oldest first",
+      tags: ['apps'],
+      auth: 'client',
+      query: paginationQuery,
+      responses: { 200: { description: 'A page of apps', schema: z.array(appSchema) } },
+      handler: async ({ query, principal }) => ({ status: 200, body: await listApps(deps, principal.accountId, query) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/apps/{appId}',
+      operationId: 'getApp',
+      summary: 'Read one app',
+      tags: ['apps'],
+      auth: 'client',
+      params: appParams,
+      responses: { 200: { description: 'The app', schema: appSchema } },
+      handler: async ({ params, principal }) => ({ status: 200, body: await getApp(deps, principal.accountId, params.appId) }),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/apps/{appId}',
+      operationId: 'updateApp',
+      summary: 'Rename an app or change its slug',
+      description: 'Renaming keeps the slug; only an explicit `slug` changes it.',
+      tags: ['apps'],
+      auth: 'client',
+      params: appParams,
+      body: updateBody,
+      responses: { 200: { description: 'The updated app', schema: appSchema } },
+      handler: async ({ params, body, principal }) => ({ status: 200, body: await updateApp(deps, principal.accountId, params.appId, body) }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/apps/{appId}',
+      operationId: 'deleteApp',
+      summary: 'Delete an app with its key, schemas, rules, destinations and events',
+      tags: ['apps'],
+      auth: 'client',
+      params: appParams,
+      responses: { 204: { description: 'Deleted; its API key fails with 401 from now on' } },
+      handler: async ({ params, principal }) => {
+        await deleteApp(deps, principal.accountId, params.appId);
+        return { status: 204 };
+      },
+    }),
+    rotate('/v1/apps/{appId}/keys/rotate', 'rotateAppKey', "Rotate the app's API key"),
+    rotate('/v1/apps/{appId}/rotate-key', 'rotateAppKeyAlternatePath', "Rotate the app's API key (the spec's second path for the same operation)"),
+  ];
 }

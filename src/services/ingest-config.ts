@@ -1,0 +1,56 @@
+import type { MetadataValue } from '../adapters/event-store/event-store.js';
+import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
+import { AppEntity } from '../adapters/metadata/entities/app.entity.js';
+import { EventSchemaEntity } from '../adapters/metadata/entities/event-schema.entity.js';
+import type { StateStore } from '../adapters/state/state-store.js';
+import type { SchemaField } from '../domain/event-schema.js';
+import type { Logger } from '../observability/logger.js';
+import { VersionedCache } from './versioned-cache.js';
+
+/** What ingest needs of an app besides its key: default metadata and the schemas to check against. */
+export interface IngestConfig {
+  readonly defaultMetadata: Readonly<Record<string, MetadataValue>>;
+  readonly schemas: ReadonlyMap<string, { readonly fields: readonly SchemaField[]; readonly metadataFields: readonly SchemaField[] }>;
+}
+
+/** Bumped after a schema or default-metadata change; see VersionedCache. */
+export const INGEST_CONFIG_VERSION_KEY = 'ingest-config:version';
+const TTL_MS = 60_000;
+const MAX_APPS = 10_000;
+
+/**
+ * Each app's ingest configuration, cached per process so the ingest hot path does not query the
+ * metadata database (issue 4: "never hits PostgreSQL on the hot path"). A change through the API is
+ * seen by every process on its next request, because the changing service calls `changed()` before
+ * it answers.
+ */
+export class IngestConfigCache {
+  readonly #metadata: MetadataStore;
+  readonly #cache: VersionedCache<IngestConfig>;
+
+  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger }) {
+    this.#metadata = deps.metadata;
+    this.#cache = new VersionedCache({ state: deps.state, versionKey: INGEST_CONFIG_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
+  }
+
+  /** The app's configuration, or null when the app does not exist (deleted since its key was checked). */
+  get(appId: string): Promise<IngestConfig | null> {
+    return this.#cache.get(appId, () => this.#load(appId));
+  }
+
+  /** Call after committing a change to an app's schemas or default metadata. */
+  changed(): Promise<void> {
+    return this.#cache.invalidate();
+  }
+
+  async #load(appId: string): Promise<IngestConfig | null> {
+    const em = this.#metadata.em();
+    const app = await em.findOne(AppEntity, { id: appId }, { fields: ['id', 'defaultMetadata'] });
+    if (!app) return null;
+    const schemas = await em.find(EventSchemaEntity, { app: appId }, { fields: ['eventName', 'fields', 'metadataFields'] });
+    return {
+      defaultMetadata: { ...app.defaultMetadata },
+      schemas: new Map(schemas.map((s) => [s.eventName, { fields: s.fields as SchemaField[], metadataFields: s.metadataFields as SchemaField[] }])),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import type { StateStore } from '../adapters/state/state-store.js';
+import type { Logger } from '../observability/logger.js';
+
+/**
+ * A per-process cache of values read from the metadata database, made safe across processes by one
+ * shared version number in the state store (Redis in distributed mode):
+ * - every `get` reads the version (one GET) and trusts an entry only if it was cached under the
+ *   current version;
+ * - whoever changes the underlying data calls `invalidate()` after committing and before answering,
+ *   which bumps the version, so every process reloads on its very next request.
+ *
+ * Pub/sub alone would leave a window (the message may still be in flight when the next request
+ * arrives elsewhere); the version read closes it at the cost of one round trip to the state store.
+ * When the state store cannot be read, nothing is trusted from the cache and every `get` loads.
+ */
+export class VersionedCache<V> {
+  readonly #state: StateStore;
+  readonly #versionKey: string;
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #logger: Logger;
+  readonly #entries = new Map<string, { value: V; version: string; expiresAt: number }>();
+
+  constructor(options: { state: StateStore; versionKey: string; ttlMs: number; maxEntries: number; logger: Logger }) {
+    this.#state = options.state;
+    this.#versionKey = options.versionKey;
+    this.#ttlMs = options.ttlMs;
+    this.#maxEntries = options.maxEntries;
+    this.#logger = options.logger;
+  }
+
+  /** The cached value, or `load()`'s (cached when not null). */
+  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const version = await this.#currentVersion();
+    const hit = this.#entries.get(key);
+    if (hit && version !== null && hit.version === version && hit.expiresAt > Date.now()) return hit.value;
+
+    const value = await load();
+    if (value !== null && version !== null && this.#ttlMs > 0) {
+      // A crude bound: a full cache starts over rather than tracking recency on the hot path.
+      if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
+      this.#entries.set(key, { value, version, expiresAt: Date.now() + this.#ttlMs });
+    } else {
+      this.#entries.delete(key);
+    }
+    return value;
+  }
+
+  /** Call after committing a change to what is cached; when it resolves, every process reloads. */
+  async invalidate(): Promise<void> {
+    this.#entries.clear();
+    await this.#state.increment(this.#versionKey);
+  }
+
+  async #currentVersion(): Promise<string | null> {
+    try {
+      return (await this.#state.get(this.#versionKey)) ?? '0';
+    } catch (err) {
+      this.#logger.warn({ err, versionKey: this.#versionKey }, 'cache version unavailable; reading from the database');
+      return null;
+    }
+  }
+}
