@@ -16,6 +16,8 @@ import { EventPipeline } from './pipeline/event-pipeline.js';
 import { EVENT_PARTITIONS, topicsFor, type Topics } from './pipeline/topics.js';
 import { Authenticator } from './services/authenticator.js';
 import { ensureBootstrapSecret } from './services/bootstrap.js';
+import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
+import { IngestConfigCache } from './services/ingest-config.js';
 import type { DependencyCheck } from './services/readiness.js';
 
 /**
@@ -32,6 +34,8 @@ export interface Container {
   readonly state: StateStore;
   readonly authenticator: Authenticator;
   readonly topics: Topics;
+  readonly sink: EventSink;
+  readonly ingestConfig: IngestConfigCache;
   /** What /readyz checks: every dependency of this process's role, named as an operator knows it. */
   readonly checks: readonly DependencyCheck[];
   /** Stops every part in reverse start order; safe to call twice. */
@@ -46,12 +50,17 @@ interface Adapters {
   checks: DependencyCheck[];
 }
 
+/** Where embedded mode keeps its files; the service and the CLI must open the very same ones. */
+function embeddedPaths(config: Config): { metadata: string; chdb: string } {
+  return { metadata: path.join(config.dataDir, 'metadata.sqlite'), chdb: path.join(config.dataDir, 'chdb') };
+}
+
 async function embeddedAdapters(config: Config, logger: Logger): Promise<Adapters> {
   // Loaded only in embedded mode: chDB is a native engine with binaries for few platforms, and a
   // distributed deployment (say on linux-arm64) must not need it.
   const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
-  const metadata = createSqliteMetadataStore({ path: path.join(config.dataDir, 'metadata.sqlite') });
-  const events = new ChdbEventStore({ path: path.join(config.dataDir, 'chdb'), database: config.clickhouseDatabase });
+  const metadata = createSqliteMetadataStore({ path: embeddedPaths(config).metadata });
+  const events = new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase });
   // The in-process bus and state cannot fail independently of the process, so readiness skips them.
   return {
     metadata,
@@ -136,9 +145,62 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     events,
     bus,
     state,
-    authenticator: new Authenticator({ metadata, state, logger }),
+    authenticator: new Authenticator({ metadata, state, logger, cacheTtlMs: authCacheTtlMs(config) }),
     topics,
+    sink: config.distributed ? kafkaEventSink(bus, topics) : storeFirstEventSink(events, bus, topics),
+    ingestConfig: new IngestConfigCache({ metadata, state, logger }),
     checks: adapters.checks,
     stop: () => (stopping ??= stopAll()),
   };
+}
+
+/**
+ * How long a process trusts a credential it has checked. Distributed mode: the authenticator's
+ * default, since Redis carries every revocation to every process at once. Embedded mode: no cache.
+ * There the shared version lives in the service's memory, where the CLI (another process, writing
+ * the same SQLite file) cannot bump it; `revoke-secret` or `rotate-key` must still take effect on the
+ * next request, and a lookup in a local SQLite file costs well under a millisecond.
+ */
+function authCacheTtlMs(config: Config): number | undefined {
+  return config.distributed ? undefined : 0;
+}
+
+/**
+ * What the operator CLI (src/cli.ts) needs, without starting the service: the metadata store
+ * (migrated), the shared state with an authenticator over it, so that a revocation reaches running
+ * API processes, and, only when asked for, the event store. No bus, no pipeline, no bootstrap
+ * secret. chDB is opened only on request because in embedded mode a running service holds its
+ * directory.
+ */
+export interface OperatorContext {
+  readonly metadata: MetadataStore;
+  readonly authenticator: Authenticator;
+  readonly events: EventStore | null;
+  close(): Promise<void>;
+}
+
+export async function createOperatorContext(config: Config, logger: Logger, options: { events: boolean }): Promise<OperatorContext> {
+  const d = config.distributed;
+  const metadata = d ? createPostgresMetadataStore({ url: d.databaseUrl }) : createSqliteMetadataStore({ path: embeddedPaths(config).metadata });
+  const state: StateStore = d ? new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) }) : new MemoryStateStore();
+  let events: EventStore | null = null;
+  const close = async (): Promise<void> => {
+    await Promise.allSettled([metadata.close(), state.close(), events?.close()]);
+  };
+  try {
+    if (options.events) {
+      if (d) {
+        events = new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
+      } else {
+        const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
+        events = new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase });
+      }
+    }
+    // As at service start: an operator may run the CLI before the service ever started.
+    await metadata.migrate();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { metadata, authenticator: new Authenticator({ metadata, state, logger, cacheTtlMs: authCacheTtlMs(config) }), events, close };
 }

@@ -27,7 +27,7 @@ if [ -f test-artifacts/vitest.json ]; then
   node -e '
     const r = JSON.parse(require("node:fs").readFileSync("test-artifacts/vitest.json", "utf8"));
     // A file that fails to load has no failed test, only a failed suite: count it, never "0 failed".
-    console.log(`${r.numPassedTests} passed, ${Math.max(r.numFailedTests, r.numFailedTestSuites)} failed`);
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests > 0 ? r.numFailedTests : r.numFailedTestSuites} failed`);
   '
 fi
 exit "$status"

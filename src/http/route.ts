@@ -78,12 +78,30 @@ export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.Zo
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details: ErrorDetail[] = result.error.issues.map((issue) => ({
+  const details: ErrorDetail[] = explainIssues(result.error.issues, []).map((issue) => ({
     path: issue.path.length > 0 ? issue.path.map(String).join('.') : where,
     message: issue.message,
   }));
   const first = details[0]!;
   throw new DomainError('validation_failed', `${first.path}: ${first.message}`, { details });
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A union's own message is a bare "Invalid input". When all but one branch failed on the type of the
+ * value itself (an object sent where the other branch wants an array), the client meant the remaining
+ * branch: report its problems instead, with their full paths.
+ */
+function explainIssues(issues: readonly Issue[], prefix: PropertyKey[]): Array<{ path: PropertyKey[]; message: string }> {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const meant = issue.errors.filter((branch) => !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0));
+      if (meant.length === 1) return explainIssues(meant[0]!, path);
+    }
+    return [{ path, message: issue.message }];
+  });
 }
 
 /** Query strings give strings; list endpoints share these bounds (contract section 5). */

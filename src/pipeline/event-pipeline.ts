@@ -1,6 +1,7 @@
 import type { ConsumedBatch, ConsumedMessage, MessageBus, Subscription } from '../adapters/bus/message-bus.js';
 import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
 import type { Logger } from '../observability/logger.js';
+import { ALREADY_STORED_HEADER } from '../services/event-sink.js';
 import { decodeEventMessage } from './event-message.js';
 import { EVENT_PARTITIONS, type Topics } from './topics.js';
 
@@ -51,11 +52,15 @@ export class EventPipeline {
 
   async handleBatch(batch: ConsumedBatch): Promise<void> {
     const stored: StoredEvent[] = [];
+    /** Of `stored`, those the edge already wrote (embedded mode, see event-sink.ts). */
+    const alreadyStored = new Set<string>();
     const dead: Array<{ message: ConsumedMessage; reason: string }> = [];
     for (const message of batch.messages) {
       const decoded = decodeEventMessage(message.value);
-      if (decoded.ok) stored.push(decoded.event);
-      else dead.push({ message, reason: decoded.reason });
+      if (decoded.ok) {
+        stored.push(decoded.event);
+        if (message.headers[ALREADY_STORED_HEADER] === '1') alreadyStored.add(decoded.event.id);
+      } else dead.push({ message, reason: decoded.reason });
     }
 
     // Dead letters first: once they are durable in their own topic, committing past them loses nothing.
@@ -80,7 +85,8 @@ export class EventPipeline {
     }
 
     if (stored.length === 0) return;
-    await this.#deps.events.insert(stored);
+    const toInsert = stored.filter((event) => !alreadyStored.has(event.id));
+    if (toInsert.length > 0) await this.#deps.events.insert(toInsert);
 
     if (this.#deps.afterStored) {
       // The app is the actor: its events stay in partition (= ingest) order within its group.

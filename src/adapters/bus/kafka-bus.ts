@@ -69,6 +69,8 @@ const SESSION_TIMEOUT_MS = 10_000;
 const LOG_REPEAT_WINDOW_MS = 10_000;
 /** How long `subscribe` waits for the member to join its group and get its partitions. */
 const JOIN_TIMEOUT_MS = 60_000;
+/** How long `subscribe` waits for a freshly created topic to become known to the brokers. */
+const SUBSCRIBE_WAIT_MS = 15_000;
 
 export interface KafkaBusOptions {
   readonly brokers: string[];
@@ -147,7 +149,7 @@ export class KafkaBus implements MessageBus {
     const joined = untilJoined(consumer, options, this.#logger);
     try {
       await consumer.connect();
-      await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
+      await subscribeWhenKnown(consumer, options);
       await consumer.run({
         eachBatchAutoResolve: false,
         // With neither a threshold nor an interval, kafkajs's commitOffsetsIfNecessary() commits nothing;
@@ -387,4 +389,26 @@ function untilJoined(
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A topic created a moment ago (by this process or another) can still be unknown to the broker that
+ * answers the consumer's metadata request ("This server does not host this topic-partition"), more so
+ * on a loaded machine. kafkajs marks that error retriable but gives up after its own few retries;
+ * topic creation is not an error worth failing a process start for, so wait for it, bounded.
+ */
+async function subscribeWhenKnown(consumer: Consumer, options: SubscribeOptions): Promise<void> {
+  const deadline = Date.now() + SUBSCRIBE_WAIT_MS;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    try {
+      await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
+      return;
+    } catch (error) {
+      // By shape, not `instanceof KafkaJSError`: kafkajs is CommonJS and Node's ESM loader does not
+      // see that class as a named export.
+      const retriable = typeof error === 'object' && error !== null && (error as { retriable?: unknown }).retriable === true;
+      if (!retriable || Date.now() + delay > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }

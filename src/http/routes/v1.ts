@@ -5,10 +5,14 @@ import type { MetadataStore } from '../../adapters/metadata/metadata-store.js';
 import type { StateStore } from '../../adapters/state/state-store.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Authenticator } from '../../services/authenticator.js';
+import type { EventSink } from '../../services/event-sink.js';
+import type { IngestConfigCache } from '../../services/ingest-config.js';
 import type { AnyRoute } from '../route.js';
 import { appRoutes } from './apps.route.js';
 import { clientSecretRoutes } from './client-secrets.route.js';
 import { defaultMetadataRoutes } from './default-metadata.route.js';
+import { eventRoutes } from './events.route.js';
+import { ingestRoutes } from './ingest.route.js';
 import { openApiRoute } from './openapi.route.js';
 import { schemaRoutes } from './schemas.route.js';
 
@@ -21,6 +25,10 @@ export interface ApiDeps {
   readonly bus: MessageBus;
   readonly state: StateStore;
   readonly authenticator: Authenticator;
+  /** Where accepted events go (Kafka, or the store first in embedded mode). */
+  readonly sink: EventSink;
+  /** Per-app ingest configuration (schemas, default metadata), cached; services that change it invalidate it. */
+  readonly ingestConfig: IngestConfigCache;
 }
 
 /** The interface description's version (spec part 9). */
@@ -28,6 +36,6 @@ export const API_VERSION = '1.0.0';
 
 /** Every `/v1` endpoint, in the order the OpenAPI document lists them. */
 export function v1Routes(deps: ApiDeps): AnyRoute[] {
-  const routes = [...clientSecretRoutes(deps), ...appRoutes(deps), ...schemaRoutes(deps), ...defaultMetadataRoutes(deps)];
+  const routes = [...clientSecretRoutes(deps), ...appRoutes(deps), ...schemaRoutes(deps), ...defaultMetadataRoutes(deps), ...ingestRoutes(deps), ...eventRoutes(deps)];
   return [...routes, openApiRoute(routes, API_VERSION)];
 }

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { EVENT_LEVELS, type StoredEvent } from '../../adapters/event-store/event-store.js';
+import { DomainError } from '../../domain/errors.js';
+import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
+import { EventsQueryService } from '../../services/events-query.service.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { appParams } from './app-params.js';
+import type { ApiDeps } from './v1.js';
+
+const dateTime = (what: string) =>
+  z.iso.datetime({ offset: true, error: `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z` }).describe(what);
+
+const listQuery = z
+  .object({
+    level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).optional(),
+    type: z.string().regex(EVENT_NAME_PATTERN, 'must be an event name: 1 to 200 characters of A-Z a-z 0-9 . _ : -').optional().describe('Event name'),
+    customer_id: z.string().min(1, 'must be a non-empty string').max(256, 'must be at most 256 characters').optional(),
+    from: dateTime('Start of the time range (inclusive)').optional(),
+    to: dateTime('End of the time range (exclusive)').optional(),
+    limit: z.coerce
+      .number({ error: 'must be a whole number from 1 to 100' })
+      .int('must be a whole number from 1 to 100')
+      .min(1, 'must be a whole number from 1 to 100')
+      .max(100, 'must be a whole number from 1 to 100')
+      .default(25),
+    cursor: z.string().min(1, 'must be a cursor from a previous response').optional().describe('Opaque cursor taken from the previous response'),
+  })
+  .strict();
+
+export const eventSchema = z
+  .object({
+    id: z.string(),
+    appId: z.string(),
+    event: z.string(),
+    customer_id: z.string().optional(),
+    data: z.record(z.string(), z.unknown()),
+    level: z.enum(EVENT_LEVELS),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    timestamp: z.iso.datetime(),
+    ingestedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Event' });
+
+const eventPageSchema = z
+  .object({ items: z.array(eventSchema), nextCursor: z.string().nullable().describe('null when no more pages exist') })
+  .meta({ id: 'EventPage' });
+
+export function eventView(e: StoredEvent): z.output<typeof eventSchema> {
+  return {
+    id: e.id,
+    appId: e.appId,
+    event: e.event,
+    ...(e.customerId === null ? {} : { customer_id: e.customerId }),
+    data: { ...e.data },
+    level: e.level,
+    metadata: { ...e.metadata },
+    timestamp: e.timestamp.toISOString(),
+    ingestedAt: e.ingestedAt.toISOString(),
+  };
+}
+
+export function eventRoutes(deps: ApiDeps): AnyRoute[] {
+  const service = new EventsQueryService({ metadata: deps.metadata, events: deps.events });
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/v1/apps/{appId}/events',
+      operationId: 'listEvents',
+      summary: "Page through an app's events, newest first",
+      description: 'Newest first (timestamp, then id). Pass `nextCursor` as `cursor` for the next page; a page never repeats or skips an event while new ones arrive.',
+      tags: ['events'],
+      auth: 'client',
+      params: appParams,
+      query: listQuery,
+      responses: { 200: { description: 'One page of events', schema: eventPageSchema } },
+      handler: async ({ params, query, principal }) => {
+        const from = query.from === undefined ? undefined : new Date(query.from);
+        const to = query.to === undefined ? undefined : new Date(query.to);
+        if (from && to && from.getTime() >= to.getTime()) {
+          throw new DomainError('validation_failed', 'from: must be earlier than to', { details: [{ path: 'from', message: 'must be earlier than to' }] });
+        }
+        const page = await service.list(principal.accountId, params.appId, {
+          level: query.level,
+          type: query.type,
+          customerId: query.customer_id,
+          from,
+          to,
+          limit: query.limit,
+          cursor: query.cursor,
+        });
+        return { status: 200, body: { items: page.items.map(eventView), nextCursor: page.nextCursor } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
+import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
+import { DomainError } from '../../domain/errors.js';
+import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
+import { isWellFormedUnicode } from '../../domain/unicode.js';
+import { requireApp } from '../../services/app-lookup.js';
+import { IngestService, type IngestItem, type IngestResponse } from '../../services/ingest.service.js';
+import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
+import { appParams } from './app-params.js';
+import type { ApiDeps } from './v1.js';
+
+/** Contract section 4: more than 24 h in the future is a client clock or unit error, not an event. */
+const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
+export const MAX_EVENTS_PER_REQUEST = 100;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+const wellFormed = (s: string) => isWellFormedUnicode(s);
+
+export const ingestEventSchema = z
+  .object({
+    event: z.string({ error: 'must be a string' }).regex(EVENT_NAME_PATTERN, 'must be 1 to 200 characters of A-Z a-z 0-9 . _ : -').describe('Event name'),
+    data: z.record(z.string(), z.unknown(), { error: 'must be an object' }).default({}).describe('Event payload'),
+    level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).default('info'),
+    customer_id: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must be a non-empty string')
+      .max(256, 'must be at most 256 characters')
+      .refine(wellFormed, 'must be valid Unicode')
+      .optional()
+      .describe('Optional customer reference'),
+    timestamp: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
+      .refine((v) => Date.parse(v) <= Date.now() + MAX_FUTURE_MS, 'must not be more than 24 hours in the future')
+      .optional()
+      .describe('Event time (default: time of ingestion)'),
+    metadata: z
+      .record(
+        z.string().regex(METADATA_KEY_PATTERN, 'keys must be 1 to 100 characters of A-Z a-z 0-9 _ - (not starting with -)'),
+        z.union([z.string().max(MAX_METADATA_STRING_LENGTH), z.number().finite(), z.boolean()], { error: 'values must be strings, numbers or booleans' }),
+        { error: 'must be an object' },
+      )
+      .refine((m) => Object.keys(m).length <= MAX_DEFAULT_METADATA_KEYS, `must have at most ${MAX_DEFAULT_METADATA_KEYS} keys`)
+      .optional()
+      .describe('Key-value pairs; merged over the app default metadata'),
+  })
+  .strict()
+  .meta({ id: 'IngestEvent' });
+
+const ingestBodySchema = z.union([
+  ingestEventSchema,
+  z
+    .array(ingestEventSchema, { error: 'must be an event object or an array of them' })
+    .min(1, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
+    .max(MAX_EVENTS_PER_REQUEST, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`),
+]);
+
+export const ingestResponseSchema = z
+  .object({
+    accepted: z.number().int().describe('Count of events taken'),
+    events: z.array(z.object({ id: z.string().describe('Event id (UUIDv7), in request order') })),
+  })
+  .meta({ id: 'IngestResponse' });
+
+type IngestBody = z.output<typeof ingestBodySchema>;
+
+export function toIngestItems(body: IngestBody): { items: IngestItem[]; single: boolean } {
+  const list = Array.isArray(body) ? body : [body];
+  return {
+    single: !Array.isArray(body),
+    items: list.map((e) => ({
+      event: e.event,
+      data: e.data,
+      level: e.level,
+      customerId: e.customer_id,
+      timestamp: e.timestamp === undefined ? undefined : new Date(e.timestamp),
+      metadata: e.metadata,
+    })),
+  };
+}
+
+/** A digest of what the client asked, to tell an idempotent retry from a reused key. */
+export function bodyDigest(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+}
+
+export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new DomainError('validation_failed', `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`, {
+      details: [{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` }],
+    });
+  }
+  return value;
+}
+
+/** 202 with the ingest response; a replayed idempotent request says so in a header. */
+function accepted({ response, replayed }: { response: IngestResponse; replayed: boolean }): RouteResult {
+  return { status: 202, body: response, headers: replayed ? { 'Idempotent-Replayed': 'true' } : {} };
+}
+
+export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
+  const service = new IngestService({ config: deps.ingestConfig, state: deps.state, sink: deps.sink, logger: deps.logger });
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/ingest',
+      operationId: 'ingestEvents',
+      summary: 'Ingest one event or a batch of up to 100 into the app that owns the API key',
+      description:
+        '202 means durable: acknowledged by Kafka (all in-sync replicas) in distributed mode, written to the store in embedded mode. ' +
+        'With an `Idempotency-Key` header, a repeat within 24 h returns the first response and stores nothing new.',
+      tags: ['ingest'],
+      auth: 'api_key',
+      body: ingestBodySchema,
+      responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
+      handler: async ({ body, principal, req }) => {
+        const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
+        const { items, single } = toIngestItems(body);
+        return accepted(await service.ingest({ appId: principal.appId, items, single, idempotencyKey, bodyDigest: bodyDigest(req.body) }));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/apps/{appId}/events/test',
+      operationId: 'sendTestEvent',
+      summary: 'Send one event to an app with a client secret (for the dashboard, which never holds the API key)',
+      description: 'The event runs through the whole pipeline like any ingested event: stored, then matched against the rules.',
+      tags: ['ingest'],
+      auth: 'client',
+      params: appParams,
+      body: ingestEventSchema,
+      responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
+      handler: async ({ params, body, principal, req }) => {
+        const app = await requireApp(deps.metadata.em(), principal.accountId, params.appId);
+        const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
+        const { items } = toIngestItems(body);
+        return accepted(await service.ingest({ appId: app.id, items, single: true, idempotencyKey, bodyDigest: bodyDigest(req.body) }));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,62 @@
+import type { MessageBus, OutgoingMessage } from '../adapters/bus/message-bus.js';
+import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
+import { encodeEventMessage } from '../pipeline/event-message.js';
+import type { Topics } from '../pipeline/topics.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { ProduceBatcher } from './produce-batcher.js';
+
+/**
+ * Where accepted events go. When `publish` resolves, the events are durable and the edge may answer
+ * 202 (contract section 4, "202 means durable").
+ */
+export interface EventSink {
+  publish(events: readonly StoredEvent[]): Promise<void>;
+}
+
+/**
+ * Header on a bus message whose event is already in the store (embedded mode): the pipeline skips the
+ * insert and goes straight to what follows storing. A redundant insert would be harmless (inserts are
+ * idempotent by id) but would double chDB's write work.
+ */
+export const ALREADY_STORED_HEADER = 'x-already-stored';
+
+/**
+ * Bytes of messages per shared produce call. A broker refuses a record batch over its
+ * `message.max.bytes`; one app's events share a partition, so a call's bytes bound its largest batch.
+ * The local stack and docker-compose.yml set the broker limit to 8 MiB, so one full 1 MiB request
+ * (never split) always fits, and 1 MiB per call keeps produce latency low.
+ */
+const MAX_PRODUCE_BYTES = 1024 * 1024;
+/** How long ingest fails fast after Kafka failed, before one request probes it again. */
+const BUS_COOLDOWN_MS = 2_000;
+
+/**
+ * Distributed mode: durable once Kafka acknowledged with acks=-1 (all in-sync replicas). Concurrent
+ * requests share produce calls; while Kafka is down, requests fail at once (a fast 503) instead of
+ * each waiting out the producer's timeout.
+ */
+export function kafkaEventSink(bus: MessageBus, topics: Topics): EventSink {
+  const breaker = new CircuitBreaker({ cooldownMs: BUS_COOLDOWN_MS });
+  const batcher = new ProduceBatcher<OutgoingMessage>((messages) => breaker.run(() => bus.produce(topics.events, messages)), {
+    maxWeight: MAX_PRODUCE_BYTES,
+    weight: (m) => m.value.length + m.key.length,
+  });
+  return { publish: (events) => batcher.add(events.map(encodeEventMessage)) };
+}
+
+/**
+ * Embedded mode: the in-process bus lives in memory, so durability is the store. Events are written
+ * first, then handed to the same pipeline (rule evaluation) through the bus. A crash between the two
+ * loses the alerting of those events, not the events: in one process there is nothing to replay from.
+ */
+export function storeFirstEventSink(events: EventStore, bus: MessageBus, topics: Topics): EventSink {
+  return {
+    async publish(batch) {
+      await events.insert(batch);
+      await bus.produce(
+        topics.events,
+        batch.map((event) => ({ ...encodeEventMessage(event), headers: { [ALREADY_STORED_HEADER]: '1' } })),
+      );
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { EventLevel, EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
+import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
+import { getOrCreateSetting } from '../adapters/metadata/repositories/service-setting-repository.js';
+import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor.js';
+import { requireApp } from './app-lookup.js';
+
+export interface EventListQuery {
+  readonly level?: EventLevel | undefined;
+  readonly type?: string | undefined;
+  readonly customerId?: string | undefined;
+  readonly from?: Date | undefined;
+  readonly to?: Date | undefined;
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+}
+
+export interface EventPage {
+  readonly items: StoredEvent[];
+  readonly nextCursor: string | null;
+}
+
+const CURSOR_KEY_SETTING = 'event-cursor-signing-key';
+
+/**
+ * Pages through an app's events newest first with a keyset cursor: each page starts strictly after
+ * the last event of the previous one in (timestamp desc, id desc) order, so paging never shows an
+ * event twice or skips one, however many events arrive meanwhile.
+ */
+export class EventsQueryService {
+  #cursorKey: Promise<Buffer> | undefined;
+
+  constructor(private readonly deps: { metadata: MetadataStore; events: EventStore }) {}
+
+  async list(accountId: string, appIdOrSlug: string, query: EventListQuery): Promise<EventPage> {
+    const app = await requireApp(this.deps.metadata.em(), accountId, appIdOrSlug);
+    const scope: CursorScope = {
+      appId: app.id,
+      filters: {
+        level: query.level,
+        type: query.type,
+        customerId: query.customerId,
+        from: query.from?.toISOString(),
+        to: query.to?.toISOString(),
+      },
+    };
+    const key = await this.#signingKey();
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, key);
+    // One more than asked tells whether another page exists without a count query.
+    const rows = await this.deps.events.query({
+      appId: app.id,
+      level: query.level,
+      type: query.type,
+      customerId: query.customerId,
+      from: query.from,
+      to: query.to,
+      after,
+      limit: query.limit + 1,
+    });
+    const items = rows.slice(0, query.limit);
+    const last = items.at(-1);
+    const nextCursor = rows.length > query.limit && last ? encodeCursor({ timestamp: last.timestamp, id: last.id }, scope, key) : null;
+    return { items, nextCursor };
+  }
+
+  /** Generated once per installation and shared by every API process through the metadata database. */
+  #signingKey(): Promise<Buffer> {
+    this.#cursorKey ??= getOrCreateSetting(this.deps.metadata.em(), CURSOR_KEY_SETTING, () => randomBytes(32).toString('base64')).then(
+      (value) => Buffer.from(value, 'base64'),
+      (err: unknown) => {
+        this.#cursorKey = undefined;
+        throw err;
+      },
+    );
+    return this.#cursorKey;
+  }
+}

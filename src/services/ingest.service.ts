@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { EventLevel, MetadataValue, StoredEvent } from '../adapters/event-store/event-store.js';
+import type { StateStore } from '../adapters/state/state-store.js';
+import { DomainError, type ErrorDetail } from '../domain/errors.js';
+import { validateAgainstSchema } from '../domain/event-schema.js';
+import type { Logger } from '../observability/logger.js';
+import type { EventSink } from './event-sink.js';
+import type { IngestConfigCache } from './ingest-config.js';
+
+/** One event as the client sent it, validated for form at the edge. */
+export interface IngestItem {
+  readonly event: string;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly level: EventLevel;
+  readonly customerId?: string | undefined;
+  readonly timestamp?: Date | undefined;
+  readonly metadata?: Readonly<Record<string, MetadataValue>> | undefined;
+}
+
+export interface IngestResponse {
+  readonly accepted: number;
+  readonly events: ReadonlyArray<{ readonly id: string }>;
+}
+
+export interface IngestRequest {
+  readonly appId: string;
+  readonly items: readonly IngestItem[];
+  /** True when the body was a single object rather than an array (shapes `details` paths). */
+  readonly single: boolean;
+  readonly idempotencyKey?: string | undefined;
+  /** A digest of the request body, to tell a genuine retry from a reused key. */
+  readonly bodyDigest: string;
+}
+
+/** Contract section 4: a repeat within 24 h returns the first response. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * A claim (request in progress) lives far longer than any request can take (a 1 MiB body, a produce
+ * bounded to seconds), but not 24 h: should the final record fail to be written after the events were
+ * accepted, the key frees itself instead of answering "in progress" for a day.
+ */
+const IDEMPOTENCY_CLAIM_TTL_MS = 60_000;
+
+interface IdempotencyRecord {
+  /** Digest of the first request's body. */
+  h: string;
+  /** The first response, once it was given. */
+  r?: IngestResponse;
+}
+
+/**
+ * Accepts events for an app: checks them against the app's registered schemas (any invalid item
+ * rejects the whole request, so nothing of it is stored), merges the app's default metadata, assigns
+ * UUIDv7 ids in request order, and hands the batch to the sink. It answers only once the sink says
+ * the events are durable.
+ */
+export class IngestService {
+  constructor(private readonly deps: { config: IngestConfigCache; state: StateStore; sink: EventSink; logger: Logger }) {}
+
+  async ingest(request: IngestRequest): Promise<{ response: IngestResponse; replayed: boolean }> {
+    if (request.idempotencyKey === undefined) return { response: await this.#accept(request), replayed: false };
+    return this.#idempotent(request, request.idempotencyKey);
+  }
+
+  async #accept(request: IngestRequest): Promise<IngestResponse> {
+    const config = await this.deps.config.get(request.appId);
+    // The key authenticated a moment ago; its app may have been deleted since.
+    if (!config) throw new DomainError('unauthenticated', 'Invalid or missing authentication');
+
+    const now = new Date();
+    const problems: ErrorDetail[] = [];
+    const events: StoredEvent[] = request.items.map((item, index) => {
+      const metadata = { ...config.defaultMetadata, ...item.metadata };
+      const schema = config.schemas.get(item.event);
+      if (schema) {
+        const at = request.single ? '' : `${index}.`;
+        for (const p of validateAgainstSchema(schema.fields, item.data)) problems.push({ path: `${at}data.${p.path}`, message: p.message });
+        for (const p of validateAgainstSchema(schema.metadataFields, metadata)) problems.push({ path: `${at}metadata.${p.path}`, message: p.message });
+      }
+      return {
+        id: uuidv7(),
+        appId: request.appId,
+        event: item.event,
+        customerId: item.customerId ?? null,
+        level: item.level,
+        data: item.data,
+        metadata,
+        timestamp: item.timestamp ?? now,
+        ingestedAt: now,
+      };
+    });
+    if (problems.length > 0) {
+      throw new DomainError('validation_failed', `${problems[0]!.path}: ${problems[0]!.message}`, { details: problems });
+    }
+
+    try {
+      await this.deps.sink.publish(events);
+    } catch (err) {
+      // Never a 202 for what was not made durable. The client retries (with its Idempotency-Key).
+      this.deps.logger.warn({ err, appId: request.appId, count: events.length }, 'ingest could not be made durable');
+      throw new DomainError('unavailable', 'Events could not be accepted right now; retry shortly', { retryAfterSeconds: 2, cause: err });
+    }
+    return { accepted: events.length, events: events.map((e) => ({ id: e.id })) };
+  }
+
+  /**
+   * The first request with a key claims it atomically (set-if-absent), so two concurrent repeats
+   * cannot both publish. A failed attempt releases the key, so the client's retry is processed.
+   */
+  async #idempotent(request: IngestRequest, idempotencyKey: string): Promise<{ response: IngestResponse; replayed: boolean }> {
+    const key = `idem:${request.appId}:${createHash('sha256').update(idempotencyKey).digest('base64url')}`;
+    const claim: IdempotencyRecord = { h: request.bodyDigest };
+    let claimed: boolean;
+    try {
+      claimed = await this.deps.state.setIfAbsent(key, JSON.stringify(claim), IDEMPOTENCY_CLAIM_TTL_MS);
+    } catch (err) {
+      throw new DomainError('unavailable', 'Idempotency records are unavailable right now; retry shortly', { retryAfterSeconds: 2, cause: err });
+    }
+    if (!claimed) {
+      const existing = await this.deps.state.get(key);
+      const record = existing ? (JSON.parse(existing) as IdempotencyRecord) : undefined;
+      if (record && record.h !== request.bodyDigest) {
+        throw new DomainError('conflict', 'This Idempotency-Key was already used with a different request body');
+      }
+      if (record?.r) return { response: record.r, replayed: true };
+      throw new DomainError('conflict', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    }
+    let response: IngestResponse;
+    try {
+      response = await this.#accept(request);
+    } catch (err) {
+      await this.deps.state.delete(key).catch((e: unknown) => this.deps.logger.warn({ err: e }, 'could not release an idempotency key'));
+      throw err;
+    }
+    const record: IdempotencyRecord = { h: request.bodyDigest, r: response };
+    try {
+      await this.deps.state.set(key, JSON.stringify(record), IDEMPOTENCY_TTL_MS);
+    } catch (err) {
+      // The events are durable: the client gets its 202. Only a repeat after the claim expired could
+      // now be accepted again, which the log line lets an operator see.
+      this.deps.logger.warn({ err, appId: request.appId }, 'accepted events, but could not record the idempotency response');
+    }
+    return { response, replayed: false };
+  }
+}
