@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiHarness } from '../helpers/api-harness.js';
+import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
+import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
+import { createTestDatabase } from '../helpers/postgres.js';
+import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+
+/**
+ * "202 means durable", against the real stack and real failures: Kafka stopped, ClickHouse stopped,
+ * the worker killed. This suite stops and starts shared services, so it relies on the integration
+ * project running files one at a time (vitest.config.ts), and always restarts what it stopped.
+ */
+const stack = (...args: string[]): void => {
+  execFileSync('bash', ['deploy/local/stack.sh', ...args], { stdio: 'ignore', timeout: 180_000 });
+};
+
+interface Sent {
+  accepted: string[];
+  statuses: number[];
+  /** Milliseconds each 503 took to arrive. */
+  unavailableMs: number[];
+  retryAfter: Array<string | null>;
+}
+
+const newRecord = (): Sent => ({ accepted: [], statuses: [], unavailableMs: [], retryAfter: [] });
+
+/** Sends batches back to back until `until(sent)` says stop, recording into `sent` as it goes. */
+async function ingestLoop(url: string, apiKey: string, sent: Sent, until: (sent: Sent) => boolean, batchSize = 20): Promise<Sent> {
+  let n = 0;
+  while (!until(sent)) {
+    const body = Array.from({ length: batchSize }, () => ({ event: 'tick', data: { n: n++ } }));
+    const started = Date.now();
+    const res = await fetch(`${url}/v1/ingest`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { events?: Array<{ id: string }> };
+    sent.statuses.push(res.status);
+    if (res.status === 202) sent.accepted.push(...json.events!.map((e) => e.id));
+    if (res.status === 503) {
+      sent.unavailableMs.push(Date.now() - started);
+      sent.retryAfter.push(res.headers.get('retry-after'));
+    }
+  }
+  return sent;
+}
+
+async function readAllIds(url: string, appId: string, auth: Record<string, string>): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await fetch(`${url}/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: auth });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { items: Array<{ id: string }>; nextCursor: string | null };
+    ids.push(...page.items.map((e) => e.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
+function expectExactlyOnce(read: string[], accepted: string[]): void {
+  expect(new Set(read).size).toBe(read.length);
+  const readSet = new Set(read);
+  expect(accepted.filter((id) => !readSet.has(id))).toEqual([]);
+}
+
+describe('ingest durability (distributed)', () => {
+  const harnesses: ApiHarness[] = [];
+  afterAll(async () => {
+    stack('up', 'kafka', 'clickhouse');
+    for (const h of harnesses) await h.stop();
+  });
+
+  async function appOn(api: ApiHarness) {
+    const account = await api.newAccount();
+    const res = await api.request('POST', '/v1/apps', { headers: account.auth, body: { name: 'Durable' } });
+    expect(res.status).toBe(201);
+    return { account, appId: res.body.app.id as string, apiKey: res.body.apiKey as string };
+  }
+
+  it('answers 503 fast with Retry-After while Kafka is down, and loses nothing that got a 202', async () => {
+    const api = await startApi('distributed');
+    harnesses.push(api);
+    const { account, appId, apiKey } = await appOn(api);
+
+    const sent = newRecord();
+    let statusesBeforeRecovery = Number.POSITIVE_INFINITY;
+    // Runs until five requests were accepted after Kafka came back.
+    const loop = ingestLoop(api.url, apiKey, sent, (s) => s.statuses.slice(statusesBeforeRecovery).filter((x) => x === 202).length >= 5);
+    await waitFor(() => Promise.resolve(sent.accepted.length > 0), 10_000, 'events accepted before the outage');
+    stack('down', 'kafka');
+    await waitFor(() => Promise.resolve(sent.unavailableMs.length >= 10), 30_000, 'ten 503s during the outage');
+    stack('up', 'kafka');
+    statusesBeforeRecovery = sent.statuses.length;
+    await loop;
+
+    expect(sent.statuses.filter((s) => s !== 202 && s !== 503)).toEqual([]);
+    expect(sent.unavailableMs.length).toBeGreaterThan(2);
+    // After the first failure the breaker answers at once; only probes wait for the broker.
+    const fast = sent.unavailableMs.filter((ms) => ms < 250).length;
+    expect(fast / sent.unavailableMs.length).toBeGreaterThan(0.5);
+    expect(sent.retryAfter.every((r) => r !== null && Number(r) > 0)).toBe(true);
+    expect(sent.statuses.at(-1)).toBe(202);
+
+    await waitFor(async () => (await readAllIds(api.url, appId, account.auth)).length >= sent.accepted.length, 60_000, 'every accepted event');
+    expectExactlyOnce(await readAllIds(api.url, appId, account.auth), sent.accepted);
+  }, 120_000);
+
+  it('keeps answering 202 while ClickHouse is down for 30 s, and every event appears after it returns', async () => {
+    const api = await startApi('distributed');
+    harnesses.push(api);
+    const { account, appId, apiKey } = await appOn(api);
+
+    stack('down', 'clickhouse');
+    const stoppedAt = Date.now();
+    const sent = await ingestLoop(api.url, apiKey, newRecord(), () => Date.now() - stoppedAt > 30_000);
+    stack('up', 'clickhouse');
+
+    expect(sent.statuses.every((s) => s === 202)).toBe(true);
+    expect(sent.accepted.length).toBeGreaterThan(100);
+    await waitFor(async () => (await readAllIds(api.url, appId, account.auth)).length >= sent.accepted.length, 90_000, 'every event after ClickHouse returned');
+    expectExactlyOnce(await readAllIds(api.url, appId, account.auth), sent.accepted);
+    // 30 s of outage, then the worker's retry backoff and the catch-up: well past the default timeout.
+  }, 180_000);
+
+  it('shows every event exactly once after the worker is killed mid-stream and restarted', async () => {
+    const env = stackEnv();
+    const metadataDb = await createTestDatabase(env.databaseUrl);
+    const eventsDb = testDatabaseName('kill');
+    const topicPrefix = `${uniqueName('test')}.`;
+    const secret = `svc_cs_${uniqueName('killtest').replace(/[^A-Za-z0-9_-]/g, '_').padEnd(40, 'x')}`;
+    const serviceEnv = {
+      KAFKA_BROKERS: env.kafkaBrokers.join(','),
+      CLICKHOUSE_URL: env.clickhouseUrl,
+      CLICKHOUSE_DATABASE: eventsDb,
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      REDIS_URL: env.redisUrl,
+      DATABASE_URL: metadataDb.url,
+      BOOTSTRAP_CLIENT_SECRET: secret,
+    };
+    const processes: ServiceProcess[] = [];
+    try {
+      const apiProcess = await startService(serviceEnv, ['api']);
+      processes.push(apiProcess);
+      let worker = await startService(serviceEnv, ['worker']);
+      processes.push(worker);
+      const auth = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+      const created = await fetch(`${apiProcess.url}/v1/apps`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Killed' }) });
+      const { app, apiKey } = (await created.json()) as { app: { id: string }; apiKey: string };
+
+      const accepted: string[] = [];
+      const total = 20_000;
+      let killed = false;
+      for (let i = 0; i < total / 100; i++) {
+        const body = Array.from({ length: 100 }, (_, n) => ({ event: 'stream', data: { n: i * 100 + n } }));
+        const res = await fetch(`${apiProcess.url}/v1/ingest`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(res.status).toBe(202);
+        accepted.push(...((await res.json()) as { events: Array<{ id: string }> }).events.map((e) => e.id));
+        if (!killed && i === 80) {
+          // Mid-stream, with batches in flight: no chance to commit or say goodbye.
+          expect(await worker.stop('SIGKILL')).toBe('SIGKILL');
+          killed = true;
+        }
+        if (killed && i === 120) {
+          worker = await startService(serviceEnv, ['worker']);
+          processes.push(worker);
+        }
+      }
+      expect(accepted).toHaveLength(total);
+      await waitFor(async () => (await readAllIds(apiProcess.url, app.id, auth)).length >= total, 120_000, 'all 20,000 events', 1_000);
+      const read = await readAllIds(apiProcess.url, app.id, auth);
+      expect(read).toHaveLength(total);
+      expectExactlyOnce(read, accepted);
+      // 20,000 events, a session timeout and a rebalance: past the default timeout on a loaded machine.
+    } finally {
+      for (const p of processes) await p.stop('SIGTERM');
+      await metadataDb.drop();
+      await dropTestDatabase(clickhouseSql(env.clickhouseUrl), eventsDb);
+      await deleteTopicsWithPrefix(env.kafkaBrokers, topicPrefix);
+    }
+  }, 240_000);
+});
