@@ -6,11 +6,8 @@ import { createContainer, type Container } from '../../src/container.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createAccountWithSecret } from '../../src/services/accounts.service.js';
 import type { ClientSecretScope } from '../../src/adapters/metadata/entities/client-secret.entity.js';
-import { clickhouseSql, dropTestDatabase, testDatabaseName } from './clickhouse.js';
 import { capturingLogger } from './logger.js';
-import { createTestDatabase } from './postgres.js';
-import { deleteTopicsWithPrefix } from './kafka.js';
-import { stackEnv, uniqueName } from './stack-env.js';
+import { isolatedDistributedEnv } from './distributed-env.js';
 
 export type Mode = 'embedded' | 'distributed';
 export const MODES: readonly Mode[] = ['embedded', 'distributed'];
@@ -47,24 +44,10 @@ export async function startApi(mode: Mode, env: Record<string, string> = {}): Pr
     // chDB allows one data directory per process, so every embedded harness of a test file shares one.
     baseEnv = { DATA_DIR: embeddedDataDir() };
   } else {
-    const stack = stackEnv();
-    const metadataDb = await createTestDatabase(stack.databaseUrl);
-    const eventsDb = testDatabaseName('api');
-    // Own topics and consumer group: another suite's service must never consume this one's events.
-    const topicPrefix = `${uniqueName('test')}.`;
-    cleanups.push(
-      () => metadataDb.drop(),
-      () => dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb),
-      () => deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix),
-    );
-    baseEnv = {
-      KAFKA_BROKERS: stack.kafkaBrokers.join(','),
-      CLICKHOUSE_URL: stack.clickhouseUrl,
-      CLICKHOUSE_DATABASE: eventsDb,
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      REDIS_URL: stack.redisUrl,
-      DATABASE_URL: metadataDb.url,
-    };
+    // Own databases, topics and consumer group: another suite's service never sees this one's data.
+    const isolated = await isolatedDistributedEnv('api');
+    cleanups.push(() => isolated.cleanup());
+    baseEnv = { ...isolated.env };
   }
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...baseEnv, ...env });
   const { logger, lines } = capturingLogger('debug');

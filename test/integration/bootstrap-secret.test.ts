@@ -4,11 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { MODES, type Mode } from '../helpers/api-harness.js';
-import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
-import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
-import { createTestDatabase } from '../helpers/postgres.js';
+import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService } from '../helpers/service-process.js';
-import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 
 /**
  * Contract section 1, BOOTSTRAP_CLIENT_SECRET, through real service processes that are restarted on
@@ -27,24 +24,9 @@ describe.each(MODES)('BOOTSTRAP_CLIENT_SECRET (%s mode)', (mode: Mode) => {
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
       env = { DATA_DIR: dataDir };
     } else {
-      const stack = stackEnv();
-      const metadataDb = await createTestDatabase(stack.databaseUrl);
-      const eventsDb = testDatabaseName('bootstrap');
-      const topicPrefix = `${uniqueName('test')}.`;
-      cleanups.push(
-        () => metadataDb.drop(),
-        () => dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb),
-        () => deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix),
-      );
-      env = {
-        ROLE: 'api',
-        KAFKA_BROKERS: stack.kafkaBrokers.join(','),
-        KAFKA_TOPIC_PREFIX: topicPrefix,
-        CLICKHOUSE_URL: stack.clickhouseUrl,
-        CLICKHOUSE_DATABASE: eventsDb,
-        REDIS_URL: stack.redisUrl,
-        DATABASE_URL: metadataDb.url,
-      };
+      const isolated = await isolatedDistributedEnv('bootstrap');
+      cleanups.push(() => isolated.cleanup());
+      env = { ROLE: 'api', ...isolated.env };
     }
     env.BOOTSTRAP_CLIENT_SECRET = bootstrapSecret;
   });

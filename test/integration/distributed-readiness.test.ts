@@ -1,9 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
-import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
@@ -27,32 +24,17 @@ async function readiness(service: ServiceProcess): Promise<{ status: number; bod
 
 describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
   let service: ServiceProcess;
-  let metadataDb: TestDatabase;
-  const env = stackEnv();
-  const eventsDb = testDatabaseName('ready');
-  const topicPrefix = `${uniqueName('test')}.`;
+  let isolated: IsolatedDistributedEnv;
 
   beforeAll(async () => {
-    metadataDb = await createTestDatabase(env.databaseUrl);
-    service = await startService(
-      {
-        KAFKA_BROKERS: env.kafkaBrokers.join(','),
-        CLICKHOUSE_URL: env.clickhouseUrl,
-        CLICKHOUSE_DATABASE: eventsDb,
-        KAFKA_TOPIC_PREFIX: topicPrefix,
-        REDIS_URL: env.redisUrl,
-        DATABASE_URL: metadataDb.url,
-      },
-      [role],
-    );
+    isolated = await isolatedDistributedEnv('ready');
+    service = await startService({ ...isolated.env }, [role]);
   });
   afterAll(async () => {
     // Leave the shared broker running whatever happened above.
     stack('up', 'kafka');
     expect(await service.stop('SIGTERM')).toBe(0);
-    await dropTestDatabase(clickhouseSql(env.clickhouseUrl), eventsDb);
-    await metadataDb.drop();
-    await deleteTopicsWithPrefix(env.kafkaBrokers, topicPrefix);
+    await isolated.cleanup();
   });
 
   it('reports ready when Kafka, ClickHouse, Redis and PostgreSQL answer', async () => {

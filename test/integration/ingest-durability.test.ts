@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiHarness } from '../helpers/api-harness.js';
-import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
-import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
-import { createTestDatabase } from '../helpers/postgres.js';
+import { generateClientSecret } from '../../src/domain/credentials.js';
+import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
-import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 
 /**
  * "202 means durable", against the real stack and real failures: Kafka stopped, ClickHouse stopped,
@@ -123,20 +121,9 @@ describe('ingest durability (distributed)', () => {
   }, 180_000);
 
   it('shows every event exactly once after the worker is killed mid-stream and restarted', async () => {
-    const env = stackEnv();
-    const metadataDb = await createTestDatabase(env.databaseUrl);
-    const eventsDb = testDatabaseName('kill');
-    const topicPrefix = `${uniqueName('test')}.`;
-    const secret = `svc_cs_${uniqueName('killtest').replace(/[^A-Za-z0-9_-]/g, '_').padEnd(40, 'x')}`;
-    const serviceEnv = {
-      KAFKA_BROKERS: env.kafkaBrokers.join(','),
-      CLICKHOUSE_URL: env.clickhouseUrl,
-      CLICKHOUSE_DATABASE: eventsDb,
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      REDIS_URL: env.redisUrl,
-      DATABASE_URL: metadataDb.url,
-      BOOTSTRAP_CLIENT_SECRET: secret,
-    };
+    const isolated = await isolatedDistributedEnv('kill');
+    const secret = generateClientSecret();
+    const serviceEnv = { ...isolated.env, BOOTSTRAP_CLIENT_SECRET: secret };
     const processes: ServiceProcess[] = [];
     try {
       const apiProcess = await startService(serviceEnv, ['api']);
@@ -173,9 +160,7 @@ describe('ingest durability (distributed)', () => {
       // 20,000 events, a session timeout and a rebalance: past the default timeout on a loaded machine.
     } finally {
       for (const p of processes) await p.stop('SIGTERM');
-      await metadataDb.drop();
-      await dropTestDatabase(clickhouseSql(env.clickhouseUrl), eventsDb);
-      await deleteTopicsWithPrefix(env.kafkaBrokers, topicPrefix);
+      await isolated.cleanup();
     }
   }, 240_000);
 });

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClientSecret } from '../../src/domain/credentials.js';
-import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
 import { outputField, printedClientSecret, runCli } from '../helpers/cli.js';
 import { expectErrorBody, INVALID_AUTH } from '../helpers/api-assertions.js';
-import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
-import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 
 /**
  * Contract section 3: a revoked client secret fails with 401 "from that moment" on every API process.
@@ -14,26 +11,14 @@ import { stackEnv, uniqueName } from '../helpers/stack-env.js';
  * the first, after the second has checked (and cached) it.
  */
 describe('client secret revocation across two API processes (distributed mode)', () => {
-  const stack = stackEnv();
   const bootstrapSecret = generateClientSecret();
-  const topicPrefix = `${uniqueName('test')}.`;
-  const eventsDb = testDatabaseName('multiauth');
-  let metadataDb: TestDatabase;
+  let isolated: IsolatedDistributedEnv;
   let env: Record<string, string>;
   const processes: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    metadataDb = await createTestDatabase(stack.databaseUrl);
-    env = {
-      ROLE: 'api',
-      KAFKA_BROKERS: stack.kafkaBrokers.join(','),
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      CLICKHOUSE_URL: stack.clickhouseUrl,
-      CLICKHOUSE_DATABASE: eventsDb,
-      REDIS_URL: stack.redisUrl,
-      DATABASE_URL: metadataDb.url,
-      BOOTSTRAP_CLIENT_SECRET: bootstrapSecret,
-    };
+    isolated = await isolatedDistributedEnv('multiauth');
+    env = { ROLE: 'api', ...isolated.env, BOOTSTRAP_CLIENT_SECRET: bootstrapSecret };
     // One after the other: this suite is about revocation, not about concurrent start-up.
     processes.push(await startService(env));
     processes.push(await startService(env));
@@ -41,9 +26,7 @@ describe('client secret revocation across two API processes (distributed mode)',
 
   afterAll(async () => {
     for (const p of processes) await p.stop();
-    await metadataDb?.drop();
-    await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb);
-    await deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix);
+    await isolated?.cleanup();
   });
 
   async function call(target: ServiceProcess, method: string, path: string, secret: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -3,12 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresMetadataStore, type MetadataStore } from '../../src/adapters/metadata/metadata-store.js';
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
 import { Authenticator } from '../../src/services/authenticator.js';
-import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
 import { capturingLogger } from '../helpers/logger.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
-import { deleteTopicsWithPrefix } from '../helpers/kafka.js';
-import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 
 /**
  * Contract section 3: a rotated key fails "from that moment on every API process". Two API
@@ -21,12 +18,9 @@ import { stackEnv, uniqueName } from '../helpers/stack-env.js';
  * refuse the key on its next call. The two services' own view is checked through their API.
  */
 describe('API keys across processes (distributed)', () => {
-  const stack = stackEnv();
   const bootstrapSecret = `svc_cs_${randomBytes(32).toString('base64url')}`;
   const auth = { authorization: `Bearer ${bootstrapSecret}` };
-  const eventsDb = testDatabaseName('keys');
-  const topicPrefix = `${uniqueName('test')}.`;
-  let metadataDb: TestDatabase;
+  let isolated: IsolatedDistributedEnv;
   let first: ServiceProcess;
   let second: ServiceProcess;
   let metadata: MetadataStore;
@@ -34,31 +28,20 @@ describe('API keys across processes (distributed)', () => {
   let observer: Authenticator;
 
   beforeAll(async () => {
-    metadataDb = await createTestDatabase(stack.databaseUrl);
-    const env = {
-      ROLE: 'api',
-      KAFKA_BROKERS: stack.kafkaBrokers.join(','),
-      CLICKHOUSE_URL: stack.clickhouseUrl,
-      CLICKHOUSE_DATABASE: eventsDb,
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      REDIS_URL: stack.redisUrl,
-      DATABASE_URL: metadataDb.url,
-      BOOTSTRAP_CLIENT_SECRET: bootstrapSecret,
-    };
+    isolated = await isolatedDistributedEnv('keys');
+    const env = { ROLE: 'api', ...isolated.env, BOOTSTRAP_CLIENT_SECRET: bootstrapSecret };
     // One after the other: this suite is about keys, not start-up races.
     first = await startService(env);
     second = await startService(env);
     const { logger } = capturingLogger('silent');
-    metadata = createPostgresMetadataStore({ url: metadataDb.url });
-    state = new RedisStateStore({ url: stack.redisUrl, logger });
+    metadata = createPostgresMetadataStore({ url: isolated.env.DATABASE_URL! });
+    state = new RedisStateStore({ url: isolated.stack.redisUrl, logger });
     observer = new Authenticator({ metadata, state, logger });
   });
 
   afterAll(async () => {
     await Promise.allSettled([first?.stop(), second?.stop(), metadata?.close(), state?.close()]);
-    await metadataDb?.drop();
-    await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb);
-    await deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix);
+    await isolated?.cleanup();
   });
 
   const ingestOn = (service: ServiceProcess, apiKey: string, body: unknown) =>

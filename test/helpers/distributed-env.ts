@@ -1,0 +1,40 @@
+import { clickhouseSql, dropTestDatabase, testDatabaseName } from './clickhouse.js';
+import { deleteTopicsWithPrefix } from './kafka.js';
+import { createTestDatabase } from './postgres.js';
+import { stackEnv, uniqueName, type StackEnv } from './stack-env.js';
+
+export interface IsolatedDistributedEnv {
+  readonly stack: StackEnv;
+  /** The service environment of distributed mode, isolated from every other suite. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Drops the suite's databases and topics (Redis keys are shared and harmless). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Distributed-mode settings of the local stack with a suite's own PostgreSQL database, ClickHouse
+ * database and Kafka topic prefix (hence its own consumer group): services started with it never see
+ * another suite's data, and `cleanup` leaves nothing behind.
+ */
+export async function isolatedDistributedEnv(purpose: string): Promise<IsolatedDistributedEnv> {
+  const stack = stackEnv();
+  const metadataDb = await createTestDatabase(stack.databaseUrl);
+  const eventsDb = testDatabaseName(purpose);
+  const topicPrefix = `${uniqueName('test')}.`;
+  return {
+    stack,
+    env: {
+      KAFKA_BROKERS: stack.kafkaBrokers.join(','),
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      CLICKHOUSE_URL: stack.clickhouseUrl,
+      CLICKHOUSE_DATABASE: eventsDb,
+      REDIS_URL: stack.redisUrl,
+      DATABASE_URL: metadataDb.url,
+    },
+    async cleanup() {
+      await metadataDb.drop();
+      await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb);
+      await deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix);
+    },
+  };
+}
