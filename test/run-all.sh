@@ -12,6 +12,9 @@ echo "==> local stack" >&2
 eval "$(bash deploy/local/stack.sh up)"
 export KAFKA_BROKERS CLICKHOUSE_URL REDIS_URL DATABASE_URL
 
+echo "==> sweeping what killed test runs left behind" >&2
+node --import tsx test/helpers/sweep-stale.ts
+
 echo "==> lint" >&2
 npx eslint .
 echo "==> typecheck" >&2

@@ -79,7 +79,7 @@ for (const implementation of implementations) {
     }
 
     async function newTopic(partitions: number): Promise<string> {
-      const topic = uniqueName('contract');
+      const topic = uniqueName('test_contract');
       await bus.ensureTopic(topic, partitions);
       return topic;
     }

@@ -1,0 +1,65 @@
+/**
+ * Removes what test runs that were killed mid-way left on the shared local stack: PostgreSQL and
+ * ClickHouse databases and Kafka topics whose names uniqueName() made (they carry their creation
+ * time) and that are more than an hour old. A live run's resources are minutes old, and nothing
+ * without a test name is ever touched. Run by test/run-all.sh before the suites.
+ */
+import { Kafka, logLevel } from 'kafkajs';
+import { clickhouseSql, dropTestDatabase } from './clickhouse.js';
+import { dropTestDatabase as dropPostgresDatabase } from './postgres.js';
+import { stackEnv } from './stack-env.js';
+import { knex } from '@mikro-orm/postgresql';
+import { createClient } from '@clickhouse/client';
+
+const MAX_AGE_MS = 60 * 60 * 1000;
+/** `<prefix>_<base36 ms>_<6 random>`, as uniqueName() builds it; a topic adds `.<name>`. */
+const UNIQUE_NAME = /^(?:eas_test|test)[a-z0-9_]*?_([0-9a-z]{8,9})_[0-9a-z]{6}(?:\.|$)/;
+
+function isStale(name: string, now: number): boolean {
+  const match = UNIQUE_NAME.exec(name);
+  if (!match) return false;
+  const created = parseInt(match[1]!, 36);
+  return Number.isFinite(created) && created > 1.6e12 && now - created > MAX_AGE_MS;
+}
+
+async function main(): Promise<void> {
+  const stack = stackEnv();
+  const now = Date.now();
+  let removed = 0;
+
+  const pg = knex({ client: 'pg', connection: stack.databaseUrl, pool: { min: 0, max: 1 } });
+  try {
+    const rows = await pg.raw<{ rows: Array<{ datname: string }> }>("select datname from pg_database where datname like 'eas\\_test\\_%'");
+    for (const { datname } of rows.rows.filter((r) => isStale(r.datname, now))) {
+      await dropPostgresDatabase(stack.databaseUrl, datname);
+      removed += 1;
+    }
+  } finally {
+    await pg.destroy();
+  }
+
+  const clickhouse = createClient({ url: stack.clickhouseUrl });
+  try {
+    const result = await clickhouse.query({ query: "SELECT name FROM system.databases WHERE name LIKE 'test\\\\_%'", format: 'JSONEachRow' });
+    for (const { name } of await result.json<{ name: string }>()) {
+      if (!isStale(name, now)) continue;
+      await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), name);
+      removed += 1;
+    }
+  } finally {
+    await clickhouse.close();
+  }
+
+  const admin = new Kafka({ brokers: stack.kafkaBrokers, clientId: 'test-sweep', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => isStale(t, now));
+    if (topics.length > 0) await admin.deleteTopics({ topics });
+    removed += topics.length;
+  } finally {
+    await admin.disconnect();
+  }
+  process.stderr.write(`swept ${removed} stale test resources\n`);
+}
+
+await main();
