@@ -1,0 +1,333 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { BenchResults, LoadStep, ProbeResult, TargetResult } from './results.js';
+
+/**
+ * Renders bench/REPORT.md from one run's results, and from nothing else: every figure in it is
+ * computed here from bench/results/latest.json, so the report cannot drift from what was measured.
+ * The one hand-written part, bench/NOTES.md (the analysis of where the time goes), is appended under
+ * its own heading and says which run it was written from.
+ */
+
+/** Issue 4 item 6: the targets on this 2-core machine with everything local. */
+export const TARGETS = {
+  batchEventsPerSecond: 50_000,
+  singleRequestsPerSecond: 5_000,
+  readableP99Ms: 2_000,
+} as const;
+
+const NOTES_FILE = fileURLToPath(new URL('./NOTES.md', import.meta.url));
+
+const int = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : Math.round(n).toLocaleString('en-US'));
+const ms = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n < 10 ? n.toFixed(1) : int(n));
+const ratio = (a: number | null, b: number | null): string => (a === null || b === null || b === 0 ? 'n/a' : `${((a / b) * 100).toFixed(1)} %`);
+const cores = (n: number | undefined): string => (n === undefined ? '' : n.toFixed(2));
+const one = (n: number): string => (n < 10 ? n.toFixed(1) : int(n));
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * The 99th percentile with probes that never became readable counted as slower than everything
+ * else: a timed-out probe is the worst sample, not a missing one.
+ */
+export function effectiveP99(probe: ProbeResult | null): { value: number | null; text: string } {
+  if (!probe || probe.samples + probe.timedOut === 0) return { value: null, text: 'n/a' };
+  const total = probe.samples + probe.timedOut;
+  const rank = Math.ceil(0.99 * total);
+  if (rank > probe.samples) return { value: Number.POSITIVE_INFINITY, text: `> ${ms(probe.max)} (${probe.timedOut} of ${total} probes timed out)` };
+  const sorted = [...probe.samplesMs].sort((a, b) => a - b);
+  const value = sorted[rank - 1]!;
+  return { value, text: ms(value) };
+}
+
+function best(steps: readonly LoadStep[], pick: (s: LoadStep) => number | null): { step: LoadStep | null; value: number | null } {
+  let found: { step: LoadStep | null; value: number | null } = { step: null, value: null };
+  for (const step of steps) {
+    const value = pick(step);
+    if (value !== null && (found.value === null || value > found.value)) found = { step, value };
+  }
+  return found;
+}
+
+const singles = (t: TargetResult): LoadStep[] => t.steps.filter((s) => s.shape === 'single');
+const batches = (t: TargetResult): LoadStep[] => t.steps.filter((s) => s.shape === 'batch');
+const bestSingle = (t: TargetResult) => best(singles(t), (s) => s.requestsPerSecond);
+const bestBatch = (t: TargetResult) => best(batches(t), (s) => s.eventsPerSecond);
+const bestBatchEndToEnd = (t: TargetResult) => best(batches(t), (s) => s.endToEnd?.eventsPerSecond ?? null);
+const at = (step: LoadStep | null): string => (step ? `${step.shape}, ${step.connections} connection${step.connections === 1 ? '' : 's'}` : 'no step');
+
+function verdict(met: boolean | null): string {
+  if (met === null) return 'not measured';
+  return met ? '**met**' : '**not met**';
+}
+
+function targetsSection(r: BenchResults): string {
+  const distributed = r.targets.filter((t) => t.kind === 'distributed');
+  const rows: string[][] = [];
+  for (const t of distributed) {
+    const e2e = bestBatchEndToEnd(t);
+    rows.push([
+      `≥ ${int(TARGETS.batchEventsPerSecond)} events/s sustained in 100-event batches, end to end (accepted and stored in ClickHouse)`,
+      t.label,
+      `${int(e2e.value)} events/s (${at(e2e.step)})`,
+      verdict(e2e.value === null ? null : e2e.value >= TARGETS.batchEventsPerSecond),
+    ]);
+  }
+  for (const t of distributed) {
+    const single = bestSingle(t);
+    rows.push([
+      `≥ ${int(TARGETS.singleRequestsPerSecond)} single-event requests/s at the edge (202s)`,
+      t.label,
+      `${int(single.value)} req/s (${at(single.step)})`,
+      verdict(single.value === null ? null : single.value >= TARGETS.singleRequestsPerSecond),
+    ]);
+  }
+  for (const t of distributed) {
+    const p99 = effectiveP99(t.probeOverall);
+    rows.push([
+      `ingest→readable p99 ≤ ${int(TARGETS.readableP99Ms)} ms, over every probe of every step`,
+      t.label,
+      `${p99.text} ms (${t.probeOverall?.samples ?? 0} samples)`,
+      verdict(p99.value === null ? null : p99.value <= TARGETS.readableP99Ms),
+    ]);
+  }
+  const embedded = r.targets.find((t) => t.kind === 'embedded');
+  return [
+    '## Targets (issue 4 item 6)',
+    '',
+    'The targets are for distributed mode. Each layout is judged on its own best step.',
+    '',
+    table(['Target', 'Distributed layout', 'Best measured', 'Verdict'], rows),
+    '',
+    layoutComparison(distributed),
+    '',
+    embedded
+      ? `For comparison, embedded mode (a 202 there means written to chDB, so accepted = stored): ${int(bestSingle(embedded).value)} single-event req/s, ` +
+        `${int(bestBatch(embedded).value)} events/s in batches, ingest→readable p99 ${effectiveP99(embedded.probeOverall).text} ms.`
+      : '',
+    '',
+    "A step's end-to-end rate is its accepted events divided by (load time + the time until ClickHouse held all of them), " +
+      'so a worker that falls behind lowers it even when the edge answers fast.',
+  ].join('\n');
+}
+
+/** Which distributed layout measured better on each target, in words, from the figures. */
+function layoutComparison(distributed: readonly TargetResult[]): string {
+  const split = distributed.find((t) => t.layout === 'split');
+  const all = distributed.find((t) => t.layout === 'all');
+  if (!split || !all) return distributed.length === 1 ? `Only one layout was measured: ${distributed[0]!.label}.` : '';
+  const compare = (what: string, a: number | null, b: number | null, higherIsBetter: boolean, unit: string): string => {
+    if (a === null || b === null) return `${what}: not comparable`;
+    const splitBetter = higherIsBetter ? a >= b : a <= b;
+    return `${what}: ${splitBetter ? split.label : all.label} (${one(splitBetter ? a : b)} against ${one(splitBetter ? b : a)} ${unit})`;
+  };
+  return [
+    'Which layout measured better on this machine:',
+    '',
+    `- ${compare('batches end to end', bestBatchEndToEnd(split).value, bestBatchEndToEnd(all).value, true, 'events/s')}`,
+    `- ${compare('single-event requests at the edge', bestSingle(split).value, bestSingle(all).value, true, 'req/s')}`,
+    `- ${compare('ingest→readable p99', effectiveP99(split.probeOverall).value, effectiveP99(all.probeOverall).value, false, 'ms')}`,
+  ].join('\n');
+}
+
+function ceilingsSection(r: BenchResults): string {
+  const bare = r.targets.find((t) => t.kind === 'bare-http');
+  const bareSingle = bare ? bestSingle(bare) : null;
+  const bareBatch = bare ? bestBatch(bare) : null;
+  const lines = ['## Ceilings and the service against them', ''];
+  if (bareSingle && bareBatch) {
+    lines.push(
+      '- **bare node:http** (bench/bare-server.ts: reads the body, JSON.parse, answers 202 with an id per event; same autocannon settings): ' +
+        `${int(bareSingle.value)} single-event req/s (${at(bareSingle.step)}), ${int(bareBatch.value)} events/s in batches (${at(bareBatch.step)}).`,
+    );
+  } else lines.push('- bare node:http: not measured in this run.');
+  const k = r.kafkaPerf;
+  if (k) {
+    lines.push(
+      `- **kafka-producer-perf-test** (${int(k.records)} records of ${k.recordSize} bytes, the size of the edge's event message, acks=-1, ` +
+        `topic with ${k.topicPartitions} partitions like the events topic): ${int(k.recordsPerSecond)} records/s (${k.mbPerSecond} MB/s), ` +
+        `latency p50 ${int(k.latencyMs.p50)} ms, p99 ${int(k.latencyMs.p99)} ms, max ${int(k.latencyMs.max)} ms. ` +
+        `CPU meanwhile: broker ${cores(k.cpu.cores.kafka)} cores, whole machine ${cores(k.cpu.machine)} cores (the rest is mostly the perf-test JVM).`,
+      '',
+      '  ```',
+      `  ${k.command}`,
+      '  ```',
+    );
+  } else lines.push('- kafka-producer-perf-test: not measured in this run (see Problems).');
+  lines.push('');
+
+  const rows = r.targets
+    .filter((t) => t.kind !== 'bare-http')
+    .map((t) => {
+      const single = bestSingle(t).value;
+      const batch = bestBatch(t).value;
+      const e2e = bestBatchEndToEnd(t).value;
+      return [
+        t.label,
+        `${int(single)} / ${int(bareSingle?.value)} = ${ratio(single, bareSingle?.value ?? null)}`,
+        `${int(batch)} / ${int(k?.recordsPerSecond)} = ${ratio(batch, k?.recordsPerSecond ?? null)}`,
+        t.kind === 'distributed' ? `${int(e2e)} / ${int(k?.recordsPerSecond)} = ${ratio(e2e, k?.recordsPerSecond ?? null)}` : 'n/a (202 = stored)',
+      ];
+    });
+  lines.push(
+    table(['Service', 'single-event req/s ÷ bare node:http req/s', 'batch events/s at the edge ÷ perf-test records/s', 'batch events/s end to end ÷ perf-test records/s'], rows),
+    '',
+    'Best step of each side against the best of the other; all figures from this run.',
+  );
+  return lines.join('\n');
+}
+
+function resultRows(t: TargetResult): string[][] {
+  return t.steps.map((s) => {
+    const non202 = s.non202Total === 0 ? '0' : `${int(s.non202Total)} (${Object.entries(s.non202).map(([k, v]) => `${k}: ${int(v)}`).join(', ')})`;
+    const row = [s.shape, String(s.connections), int(s.eventsPerSecond), int(s.requestsPerSecond), ms(s.latency.p50), ms(s.latency.p99), non202];
+    if (t.kind !== 'bare-http') {
+      const p = s.probe;
+      row.push(p ? `${ms(p.p50)} / ${effectiveP99(p).text}` : 'n/a', p ? `${p.samples}${p.timedOut > 0 ? `, ${p.timedOut} timed out` : ''}` : '');
+    }
+    if (t.kind === 'distributed') {
+      row.push(s.endToEnd ? (s.endToEnd.drainSeconds === null ? 'did not drain' : s.endToEnd.drainSeconds.toFixed(1)) : '', int(s.endToEnd?.eventsPerSecond));
+    }
+    return row;
+  });
+}
+
+/** The parts of the pipeline between the edge and the store: Kafka produce calls and ClickHouse inserts. */
+function pipelineTable(t: TargetResult): string {
+  const rows = t.steps.map((s) => {
+    const b = s.produceBatches;
+    const c = s.clickhouse;
+    return [
+      s.shape,
+      String(s.connections),
+      b ? int(b.batchesPerSecond) : 'n/a',
+      b ? one(b.recordsPerBatch) : 'n/a',
+      c ? int(c.insertsPerSecond) : 'n/a',
+      c ? one(c.rowsPerInsert) : 'n/a',
+      c ? one(c.mergedRowsPerInsertedRow) : 'n/a',
+      c ? int(c.selectsPerSecond) : 'n/a',
+    ];
+  });
+  return [
+    table(['Shape', 'Conns', 'Kafka produce calls/s', 'events per produce call', 'ClickHouse INSERTs/s', 'rows per INSERT', 'rows merged per row inserted', 'ClickHouse SELECTs/s'], rows),
+    '',
+    "Produce calls: the record batches the edge wrote to the events topic during the load, read back from the broker's log with " +
+      'kafka.tools.DumpLogSegments (one app, so one partition and one batch per produce call); events per call is what the micro-batching coalesced. ' +
+      "ClickHouse: its server-wide counters (system.events) from the start of the load until the step's events were stored; " +
+      'rows merged per row inserted is how often background merges rewrote each row (the cost of many small parts).',
+  ].join('\n');
+}
+
+/**
+ * CPU in cores per process group, plus what no named process accounts for (other people's work, the
+ * kernel): the first thing to read when a figure looks off.
+ */
+function cpuTable(t: TargetResult): string {
+  const groups = [...new Set(t.steps.flatMap((s) => Object.keys(s.cpu.cores)))];
+  const rows = t.steps.map((s) => {
+    const named = groups.reduce((sum, g) => sum + (s.cpu.cores[g] ?? 0), 0);
+    return [s.shape, String(s.connections), ...groups.map((g) => cores(s.cpu.cores[g])), cores(Math.max(0, s.cpu.machine - named)), cores(s.cpu.machine)];
+  });
+  return [
+    'CPU during each step, in cores (1.00 = one core busy for the whole step; the machine has two):',
+    '',
+    table(['Shape', 'Conns', ...groups, 'everything else', 'whole machine'], rows),
+  ].join('\n');
+}
+
+/** The same CPU time divided by the accepted events: what one event costs each part, in microseconds. */
+function costTable(t: TargetResult): string {
+  const groups = [...new Set(t.steps.flatMap((s) => Object.keys(s.cpu.cores)))].filter((g) => !g.startsWith('load generator'));
+  const rows = t.steps.map((s) => {
+    const per = (c: number | undefined): string => (c === undefined || s.eventsPerSecond === 0 ? '' : one((c * 1e6) / s.eventsPerSecond));
+    const total = groups.reduce((sum, g) => sum + (s.cpu.cores[g] ?? 0), 0);
+    return [s.shape, String(s.connections), ...groups.map((g) => per(s.cpu.cores[g])), per(total)];
+  });
+  return [
+    'CPU time per accepted event, in microseconds (for single-event requests, per request), without the load generator:',
+    '',
+    table(['Shape', 'Conns', ...groups, 'total'], rows),
+  ].join('\n');
+}
+
+function targetSection(t: TargetResult): string {
+  const header = ['Shape', 'Conns', 'events/s', 'req/s', 'p50 ms', 'p99 ms', 'non-202'];
+  if (t.kind !== 'bare-http') header.push('readable p50 / p99 ms', 'probes');
+  if (t.kind === 'distributed') header.push('drain s', 'end-to-end events/s');
+  const lines = [`### ${t.label}`, '', table(header, resultRows(t)), ''];
+  if (t.probeOverall) {
+    lines.push(
+      `Ingest→readable over all steps: p50 ${ms(t.probeOverall.p50)} ms, p99 ${effectiveP99(t.probeOverall).text} ms, max ${ms(t.probeOverall.max)} ms ` +
+        `(${t.probeOverall.samples} samples, ${t.probeOverall.timedOut} timed out, ${t.probeOverall.notAccepted} probe ingests not accepted).`,
+      '',
+    );
+  }
+  if (t.kind === 'distributed') lines.push(pipelineTable(t), '');
+  lines.push(cpuTable(t), '');
+  if (t.kind !== 'bare-http') lines.push(costTable(t), '');
+  return lines.join('\n');
+}
+
+export function renderReport(r: BenchResults): string {
+  const m = r.machine;
+  const s = r.settings;
+  const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
+  const notes = existsSync(NOTES_FILE) ? readFileSync(NOTES_FILE, 'utf8').trim() : '';
+  const code = r.code;
+  return `${[
+    '# Ingest benchmark',
+    '',
+    `Generated by \`bench/run.ts\` from the run of ${r.startedAt} to ${r.finishedAt} (UTC); the raw results are in ` +
+      '`bench/results/latest.json`. Every figure in the sections before "Notes" comes from that run and is computed by bench/report.ts; none is typed by hand.',
+    '',
+    '## Reproduce',
+    '',
+    '```sh',
+    r.command,
+    '```',
+    '',
+    `Code: commit \`${code.start.commit}\` with ${code.start.uncommittedSrcFiles} uncommitted file(s) under src/, src/ digest \`${code.start.srcDigest}\`` +
+      (code.end.srcDigest === code.start.srcDigest
+        ? ' (unchanged during the run).'
+        : ` at the start and \`${code.end.srcDigest}\` at the end: **src/ changed during the run**, so targets measured later ran different code.`),
+    '',
+    'It starts the local stack (`deploy/local/stack.sh up`), measures the ceilings, then the service in each mode as child processes ' +
+      '(`node --import tsx src/main.ts`), each with its own PostgreSQL database, ClickHouse database and Kafka topics, removed at the end.',
+    '',
+    `Each step: ${s.durationSeconds} s of autocannon (closed loop: \`connections\` requests in flight) at ${s.connections.join(', ')} connections, ` +
+      `after ${s.warmupSeconds} s of unrecorded warm-up per request shape; request latencies are autocannon's, in whole milliseconds (0 means under 1 ms). Requests: one event (${s.eventBytes} bytes of JSON) or an array of ${s.batchSize}; ` +
+      `the edge turns each event into a ${s.messageBytes}-byte Kafka record. ` +
+      `Ingest→readable probe: one uniquely marked event every ${s.probeIntervalMs} ms during each step, into the same app as the load, read back by customer_id every ${s.probePollMs} ms ` +
+      `until seen (a sample is the time from its 202 to the end of the read that saw it, so over by up to one poll) or ${s.probeTimeoutMs / 1000} s passed (timed out).`,
+    '',
+    '## Machine',
+    '',
+    table(
+      ['', ''],
+      [
+        ['CPU', `${m.cpuModel}, ${m.cores} cores`],
+        ['Memory', `${m.memoryGiB} GiB`],
+        ['OS', m.os],
+        ...Object.entries(m.versions).map(([k, v]) => [k, v]),
+        ['Load average (1 / 5 / 15 min) at start', load(r.loadAverage.start)],
+        ['Load average at end (includes the benchmark itself)', load(r.loadAverage.end)],
+      ],
+    ),
+    '',
+    'Everything (load generator, service, Kafka, ClickHouse, PostgreSQL, Redis) shares these cores. Other developers\' test ' +
+      'suites may run at the same time: the load average at the start and the "everything else" CPU column of each step show how much.',
+    '',
+    targetsSection(r),
+    '',
+    ceilingsSection(r),
+    '',
+    '## Results per target',
+    '',
+    ...r.targets.map((t) => targetSection(t)),
+    ...(r.problems.length > 0 ? ['## Problems during the run', '', ...r.problems.map((p) => `- ${p}`), ''] : []),
+    ...(notes ? ['## Notes (hand-written analysis, bench/NOTES.md)', '', notes, ''] : []),
+  ].join('\n')}`;
+}

@@ -1,0 +1,396 @@
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { EVENT_PARTITIONS } from '../src/pipeline/topics.js';
+import { uniqueName } from '../test/helpers/stack-env.js';
+import { clickhouseActivity, clickhouseCounters } from './clickhouse-counters.js';
+import { codeVersion } from './code-version.js';
+import { CpuSampler, type PidSource } from './cpu.js';
+import { BATCH_SIZE, SAMPLE_EVENT, SHAPES, eventMessageBytes, eventsPerRequest, type RequestShape } from './events.js';
+import { runKafkaPerf } from './kafka-perf.js';
+import { runLoad } from './load.js';
+import { describeMachine } from './machine.js';
+import { ReadabilityProbe, mergeProbeResults } from './probe.js';
+import { summariseProfile } from './profile-summary.js';
+import { batchStats, endOffsets, readRecordBatches, type EndOffsets } from './kafka-batches.js';
+import { findStackProcesses, postgresPids, type StackProcesses } from './processes.js';
+import { renderReport } from './report.js';
+import type { BenchResults, KafkaPerfResult, LoadStep, ProbeResult, TargetKind, TargetResult } from './results.js';
+import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackAddresses } from './stack.js';
+import { startBareServer, startDistributed, startEmbedded, type ServiceSettings, type Target } from './targets.js';
+
+/**
+ * `npm run bench`: issue 4 item 6. Starts the local stack, then measures in one run
+ *   1. the bare node:http ceiling,            3. embedded mode (one process, chDB),
+ *   2. kafka-producer-perf-test's ceiling,    4. distributed mode (api + worker, and one `all` process),
+ * each service target with single-event and 100-event requests at rising concurrency, with the
+ * ingest→readable probe running during every step; then writes bench/results/latest.json and
+ * bench/REPORT.md. Options (after `npm run bench --`):
+ *   --duration S        seconds per load step (10)
+ *   --connections LIST  concurrency steps (1,8,32,64)
+ *   --shapes LIST       request shapes: single and/or batch (single,batch)
+ *   --layout L          distributed layout: split (api + worker), all (one process) or both (both)
+ *   --only LIST         subset of bare,kafka,embedded,distributed (all of them)
+ *   --kafka-records N   records for kafka-producer-perf-test (1000000)
+ *   --profile           CPU-profile the service processes; profiles, their SUMMARY-*.txt, the report and
+ *                       the results go to bench/results/profiles/ (a profiled run is slower)
+ *   --render-only       measure nothing: render the report again from the results file
+ *                       (after editing bench/NOTES.md or bench/report.ts)
+ *   --report PATH, --json PATH   where to write the report and the raw results
+ *                       (bench/REPORT.md and bench/results/latest.json)
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '1,8,32,64' },
+    shapes: { type: 'string', default: SHAPES.join(',') },
+    layout: { type: 'string', default: 'both' },
+    only: { type: 'string', default: 'bare,kafka,embedded,distributed' },
+    'kafka-records': { type: 'string', default: '1000000' },
+    profile: { type: 'boolean', default: false },
+    'render-only': { type: 'boolean', default: false },
+    report: { type: 'string' },
+    json: { type: 'string' },
+  },
+  strict: true,
+});
+
+const positive = (name: string, value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive whole number, got ${JSON.stringify(value)}`);
+  return n;
+};
+
+const DURATION_S = positive('duration', options.duration);
+const CONNECTIONS = options.connections.split(',').map((c) => positive('connections', c));
+const ONLY = new Set(options.only.split(','));
+const STEP_SHAPES = options.shapes.split(',').map((shape) => {
+  if (!(SHAPES as readonly string[]).includes(shape)) throw new Error(`--shapes: expected ${SHAPES.join(' and/or ')}, got ${JSON.stringify(shape)}`);
+  return shape as RequestShape;
+});
+const LAYOUTS: ReadonlyArray<'split' | 'all'> = options.layout === 'both' ? ['split', 'all'] : [options.layout === 'all' ? 'all' : 'split'];
+const KAFKA_RECORDS = positive('kafka-records', options['kafka-records']);
+// A profiled run is slowed by the profiler: it must not replace the report of a normal run.
+const OUTPUT_DIR = options.profile ? 'bench/results/profiles' : null;
+const REPORT_PATH = options.report ?? path.join(ROOT, OUTPUT_DIR ? `${OUTPUT_DIR}/REPORT.md` : 'bench/REPORT.md');
+const JSON_PATH = options.json ?? path.join(ROOT, OUTPUT_DIR ? `${OUTPUT_DIR}/results.json` : 'bench/results/latest.json');
+/** Unrecorded load before a target's first step: JIT, connection pools, first Kafka metadata. */
+const WARMUP_S = 3;
+/**
+ * Probe cadence: one marked event every 200 ms, polled every 100 ms (the resolution of a sample),
+ * failing after 10 s (five times the 2 s target: a miss is a miss, not a long tail).
+ */
+const PROBE = { intervalMs: 200, pollMs: 100, timeoutMs: 10_000 } as const;
+/** How long the benchmark waits for a stack service that someone else stopped to come back. */
+const STACK_WAIT_MS = 180_000;
+/** How long a step may wait for the worker to store what the step's load got accepted. */
+const DRAIN_TIMEOUT_MS = 90_000;
+
+for (const item of ONLY) {
+  if (!['bare', 'kafka', 'embedded', 'distributed'].includes(item)) throw new Error(`--only: unknown part ${JSON.stringify(item)}`);
+}
+if (!['split', 'all', 'both'].includes(options.layout)) throw new Error(`--layout: expected split, all or both`);
+
+const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
+
+/** Whatever runs or exists now and must not outlive the benchmark, also on Ctrl-C. */
+const cleanups = new Set<() => Promise<void>>();
+process.once('SIGINT', () => {
+  log('interrupted; stopping what the benchmark started');
+  void Promise.allSettled([...cleanups].map((c) => c())).finally(() => process.exit(130));
+});
+
+async function withCleanup<T extends { stop(): Promise<void> }, R>(resource: T, body: (r: T) => Promise<R>): Promise<R> {
+  const stop = () => resource.stop();
+  cleanups.add(stop);
+  try {
+    return await body(resource);
+  } finally {
+    await stop();
+    cleanups.delete(stop);
+  }
+}
+
+/** Processes whose CPU time each step accounts: the target's, the stack's, and this load generator's. */
+function cpuGroups(target: Target, stackProcesses: StackProcesses): Record<string, PidSource> {
+  const groups: Record<string, PidSource> = {};
+  for (const [role, pid] of Object.entries(target.pids)) groups[role] = () => [pid];
+  groups['load generator (autocannon)'] = () => [process.pid];
+  groups.kafka = () => stackProcesses.kafka;
+  groups.clickhouse = () => stackProcesses.clickhouse;
+  groups.postgresql = postgresPids;
+  groups.redis = () => stackProcesses.redis;
+  return groups;
+}
+
+/**
+ * Waits until the event store holds `expected` events; resolves with the seconds since `since`
+ * (performance.now() milliseconds), or null if the worker did not get there in time.
+ */
+async function drain(target: Target, expected: number, since: number): Promise<number | null> {
+  if (!target.storedEvents) return 0;
+  const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    if ((await target.storedEvents()) >= expected) return (performance.now() - since) / 1000;
+    await delay(100);
+  }
+  return null;
+}
+
+interface RunContext {
+  readonly runId: string;
+  readonly stackProcesses: StackProcesses;
+  readonly problems: string[];
+}
+
+async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, layout: 'split' | 'all' | null, target: Target): Promise<TargetResult> {
+  const serversAtStart = findStackProcesses();
+  const sampler = new CpuSampler(cpuGroups(target, serversAtStart));
+  const kafka = target.kafka;
+  /** End offsets of the events topic before and after each step's load, to attribute record batches. */
+  const windows: Array<{ from: EndOffsets; to: EndOffsets; seconds: number }> = [];
+  // Every event that got a 202 so far (warm-up, load and probes): what the store must reach.
+  let expected = 0;
+  log(`${label}: warming up (${WARMUP_S} s per request shape)`);
+  for (const shape of STEP_SHAPES) {
+    const warm = await runLoad({ url: target.url, apiKey: target.apiKey, shape, connections: 8, durationSeconds: WARMUP_S });
+    expected += warm.accepted * eventsPerRequest(shape);
+  }
+  if ((await drain(target, expected, performance.now())) === null) log(`${label}: the worker did not store the warm-up within ${DRAIN_TIMEOUT_MS} ms`);
+
+  const steps: LoadStep[] = [];
+  for (const shape of STEP_SHAPES) {
+    for (const connections of CONNECTIONS) {
+      const probe = target.reader
+        ? new ReadabilityProbe({ url: target.url, apiKey: target.apiKey, ...target.reader, runId: `${ctx.runId}-${shape}-${connections}`, ...PROBE })
+        : null;
+      const offsetsBefore = kafka ? await endOffsets(kafka.brokers, kafka.eventsTopic) : null;
+      const countersBefore = target.clickhouseUrl ? await clickhouseCounters(target.clickhouseUrl) : null;
+      sampler.start();
+      probe?.start();
+      const loadStarted = performance.now();
+      const outcome = await runLoad({ url: target.url, apiKey: target.apiKey, shape, connections, durationSeconds: DURATION_S });
+      const loadEnded = performance.now();
+      const cpu = sampler.stop();
+      const stepEvents = outcome.accepted * eventsPerRequest(shape);
+      // Watched from the moment the load stops, alongside the probes still waiting to see their
+      // events: waiting for the probes first would add their wait to the drain time.
+      const drained = target.storedEvents ? drain(target, expected + stepEvents + (probe?.acceptedTotal ?? 0), loadEnded) : null;
+      if (kafka && offsetsBefore) {
+        windows.push({ from: offsetsBefore, to: await endOffsets(kafka.brokers, kafka.eventsTopic), seconds: outcome.durationSeconds });
+      }
+      const probeResult = probe ? await probe.stop() : null;
+      expected += stepEvents + (probe?.acceptedTotal ?? 0);
+      let endToEnd: LoadStep['endToEnd'] = null;
+      if (drained) {
+        const drainSeconds = await drained;
+        endToEnd = {
+          drainSeconds,
+          eventsPerSecond: drainSeconds === null ? null : stepEvents / ((loadEnded - loadStarted) / 1000 + drainSeconds),
+        };
+      }
+      // Until the drain: the worker's inserts for this step's load go on after the load stops.
+      const clickhouse =
+        target.clickhouseUrl && countersBefore
+          ? clickhouseActivity(countersBefore, await clickhouseCounters(target.clickhouseUrl), (performance.now() - loadStarted) / 1000)
+          : null;
+      const step: LoadStep = { shape, connections, ...outcome, probe: probeResult, endToEnd, produceBatches: null, clickhouse, cpu };
+      steps.push(step);
+      log(describeStep(label, step));
+    }
+  }
+  noteRestarts(ctx, label, serversAtStart);
+  const probes = steps.map((s) => s.probe).filter((p): p is ProbeResult => p !== null);
+  return {
+    kind,
+    label,
+    layout,
+    steps: kafka ? await withProduceBatches(ctx, kafka.eventsTopic, steps, windows) : steps,
+    probeOverall: probes.length > 0 ? mergeProbeResults(probes) : null,
+  };
+}
+
+/**
+ * The integration suites stop and restart Kafka and ClickHouse (outage tests). Should one of them
+ * run meanwhile, the figures of this target are not about the service: say so in the report.
+ */
+function noteRestarts(ctx: RunContext, label: string, before: StackProcesses): void {
+  const after = findStackProcesses();
+  for (const server of ['kafka', 'clickhouse'] as const) {
+    if (before[server].join() !== after[server].join()) {
+      ctx.problems.push(`${server} was restarted (pid ${before[server].join() || 'none'} → ${after[server].join() || 'none'}) while ${label} was measured, probably by another test run; its figures are not trustworthy`);
+      log(ctx.problems.at(-1)!);
+    }
+  }
+}
+
+/** Reads the events topic's record batches back from the broker's files and attributes them to the steps. */
+async function withProduceBatches(ctx: RunContext, topic: string, steps: LoadStep[], windows: ReadonlyArray<{ from: EndOffsets; to: EndOffsets; seconds: number }>): Promise<LoadStep[]> {
+  const { kafkaClasspath, kafkaLogDirs } = ctx.stackProcesses;
+  try {
+    if (!kafkaClasspath || kafkaLogDirs.length === 0) throw new Error('the running broker\'s classpath or log.dirs could not be found');
+    const batches = await readRecordBatches(kafkaClasspath, kafkaLogDirs, topic);
+    return steps.map((step, i) => ({ ...step, produceBatches: batchStats(batches, windows[i]!.from, windows[i]!.to, windows[i]!.seconds) }));
+  } catch (err) {
+    ctx.problems.push(`record batches of ${topic} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    return steps;
+  }
+}
+
+function describeStep(label: string, s: LoadStep): string {
+  const parts = [
+    `${label} ${s.shape} c=${s.connections}:`,
+    `${Math.round(s.eventsPerSecond)} events/s`,
+    `${Math.round(s.requestsPerSecond)} req/s`,
+    `p50 ${s.latency.p50} ms p99 ${s.latency.p99} ms`,
+    `non-202 ${s.non202Total}`,
+  ];
+  if (s.probe) parts.push(`readable p50 ${fmt(s.probe.p50)} p99 ${fmt(s.probe.p99)} ms (${s.probe.samples} samples, ${s.probe.timedOut} timed out)`);
+  if (s.endToEnd) parts.push(`drain ${s.endToEnd.drainSeconds?.toFixed(1) ?? 'n/a'} s, end to end ${fmt(s.endToEnd.eventsPerSecond)} events/s`);
+  return parts.join(' ');
+}
+
+const fmt = (n: number | null): string => (n === null ? 'n/a' : String(Math.round(n)));
+
+async function benchKafka(stack: StackAddresses, classpath: string | null, messageBytes: number): Promise<KafkaPerfResult> {
+  if (!classpath) throw new Error('no running Kafka broker found in /proc, so no classpath to take kafka-producer-perf-test from');
+  const prefix = `${uniqueName('bench')}.`;
+  const topic = `${prefix}perf`;
+  // The same partition count as the service's events topic, created the same way (no auto-create).
+  await createBenchTopic(stack.kafkaBrokers, topic, EVENT_PARTITIONS);
+  const remove = () => deleteBenchTopics(stack.kafkaBrokers, prefix);
+  cleanups.add(remove);
+  try {
+    const stackProcesses = findStackProcesses();
+    // The perf-test JVM has exited when the window closes, so its own CPU time shows only as part of
+    // `machine` (machine minus kafka is mostly the producer).
+    const sampler = new CpuSampler({ kafka: () => stackProcesses.kafka });
+    sampler.start();
+    const perf = await runKafkaPerf({
+      classpath,
+      bootstrapServers: stack.kafkaBrokers.join(','),
+      topic,
+      records: KAFKA_RECORDS,
+      recordSize: messageBytes,
+    });
+    return { ...perf, topicPartitions: EVENT_PARTITIONS, cpu: sampler.stop() };
+  } finally {
+    await remove();
+    cleanups.delete(remove);
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadStart = os.loadavg();
+  const problems: string[] = [];
+  log('starting the local stack (deploy/local/stack.sh up)');
+  const stack = await stackUp();
+  const stackProcesses = findStackProcesses();
+  const machine = await describeMachine(stack, stackProcesses.kafkaClasspath);
+  const codeAtStart = await codeVersion();
+  const messageBytes = eventMessageBytes();
+  const ctx: RunContext = { runId: uniqueName('run'), stackProcesses, problems };
+  const settings: ServiceSettings = options.profile ? { extraEnv: profileEnv() } : {};
+  log(`machine: ${machine.cpuModel}, ${machine.cores} cores; load average ${loadStart.map((l) => l.toFixed(2)).join(' ')}`);
+
+  const targets: TargetResult[] = [];
+  let kafkaPerf: KafkaPerfResult | null = null;
+
+  if (ONLY.has('bare')) {
+    targets.push(await withCleanup(await startBareServer(), (t) => benchTarget(ctx, 'bare-http', 'bare node:http', null, t)));
+  }
+  if (ONLY.has('kafka')) {
+    log(`kafka-producer-perf-test: ${KAFKA_RECORDS} records of ${messageBytes} bytes, acks=-1`);
+    try {
+      await waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
+      kafkaPerf = await benchKafka(stack, stackProcesses.kafkaClasspath, messageBytes);
+      log(`kafka-producer-perf-test: ${Math.round(kafkaPerf.recordsPerSecond)} records/s, p99 ${kafkaPerf.latencyMs.p99} ms`);
+    } catch (err) {
+      problems.push(`kafka-producer-perf-test did not run: ${err instanceof Error ? err.message : String(err)}`);
+      log(problems.at(-1)!);
+    }
+  }
+  if (ONLY.has('embedded')) {
+    log('embedded mode: starting the service');
+    targets.push(await withCleanup(await startEmbedded(settings), (t) => benchTarget(ctx, 'embedded', 'embedded', null, t)));
+  }
+  if (ONLY.has('distributed')) {
+    for (const layout of LAYOUTS) {
+      const label = layout === 'split' ? 'distributed (api + worker)' : 'distributed (all in one process)';
+      await waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
+      log(`${label}: starting the service`);
+      targets.push(await withCleanup(await startDistributed(stack, layout, settings), (t) => benchTarget(ctx, 'distributed', label, layout, t)));
+    }
+  }
+
+  const results: BenchResults = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
+    settings: {
+      durationSeconds: DURATION_S,
+      connections: CONNECTIONS,
+      shapes: STEP_SHAPES,
+      warmupSeconds: WARMUP_S,
+      probeIntervalMs: PROBE.intervalMs,
+      probePollMs: PROBE.pollMs,
+      probeTimeoutMs: PROBE.timeoutMs,
+      eventBytes: JSON.stringify(SAMPLE_EVENT).length,
+      batchSize: BATCH_SIZE,
+      messageBytes,
+    },
+    machine,
+    code: { start: codeAtStart, end: await codeVersion() },
+    loadAverage: { start: loadStart, end: os.loadavg() },
+    targets,
+    kafkaPerf,
+    problems,
+  };
+  if (options.profile) writeProfileSummary(startedAt);
+  mkdirSync(path.dirname(JSON_PATH), { recursive: true });
+  writeFileSync(JSON_PATH, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(REPORT_PATH, renderReport(results));
+  log(`wrote ${path.relative(ROOT, REPORT_PATH)} and ${path.relative(ROOT, JSON_PATH)}`);
+}
+
+const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
+
+/** One .cpuprofile per service process, written when it exits (see bench/cpu-profiler.ts). */
+function profileEnv(): Record<string, string> {
+  const dir = PROFILE_DIR;
+  mkdirSync(dir, { recursive: true });
+  return { NODE_OPTIONS: `--import tsx --import ${path.join(ROOT, 'bench/cpu-profiler.ts')}`, BENCH_PROFILE_DIR: dir };
+}
+
+/** The profiles this run wrote, summarised into one text file (the .cpuprofile files are large). */
+function writeProfileSummary(since: Date): void {
+  const files = readdirSync(PROFILE_DIR)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(PROFILE_DIR, f))
+    .filter((f) => statSync(f).mtimeMs >= since.getTime());
+  const text = files.map((f) => summariseProfile(f, 25)).join('\n\n');
+  // Named by what was measured, so profiles of different modes and request shapes sit side by side.
+  const modes = [...ONLY].filter((part) => part === 'embedded' || part === 'distributed');
+  const summary = path.join(PROFILE_DIR, `SUMMARY-${modes.join('+')}-${STEP_SHAPES.join('+')}.txt`);
+  writeFileSync(summary, `Profiles of the run started ${since.toISOString()} (npm run bench -- ${process.argv.slice(2).join(' ')})\n\n${text}\n`);
+  log(`wrote ${path.relative(ROOT, summary)}`);
+}
+
+function renderOnly(): void {
+  const results = JSON.parse(readFileSync(JSON_PATH, 'utf8')) as BenchResults;
+  writeFileSync(REPORT_PATH, renderReport(results));
+  log(`rendered ${path.relative(ROOT, REPORT_PATH)} from ${path.relative(ROOT, JSON_PATH)}`);
+}
+
+(options['render-only'] ? Promise.resolve().then(renderOnly) : main()).catch(async (err: unknown) => {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await Promise.allSettled([...cleanups].map((c) => c()));
+  process.exit(1);
+});

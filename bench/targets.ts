@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { topicsFor } from '../src/pipeline/topics.js';
+import { startService, type ServiceProcess } from '../test/helpers/service-process.js';
+import type { StackAddresses } from './stack.js';
+import { countStoredEvents, createBenchResources } from './stack.js';
+
+/**
+ * What a load step is pointed at: the real service in one of its modes, or the bare node:http
+ * ceiling. Every target runs in child processes of its own (never inside the benchmark process), so
+ * it competes for the cores the way a deployment would, and the benchmark can account its CPU time.
+ */
+
+export interface Target {
+  readonly url: string;
+  readonly apiKey: string;
+  /** Null for the bare server, which has no read API: no ingest→readable probe there. */
+  readonly reader: { readonly clientSecret: string; readonly appId: string } | null;
+  /** Processes of the target by role, for CPU accounting: { api: [pid] }, { service: [pid] }, ... */
+  readonly pids: Readonly<Record<string, number>>;
+  /** Distributed mode: events in ClickHouse so far. Null where a 202 already means readable. */
+  readonly storedEvents: (() => Promise<number>) | null;
+  /** Distributed mode: the Kafka topic the edge produces to. */
+  readonly kafka: { readonly brokers: string[]; readonly eventsTopic: string } | null;
+  /** Distributed mode: the ClickHouse server the worker writes to (its counters are read per step). */
+  readonly clickhouseUrl: string | null;
+  /** Stops the processes and removes what the target created; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * A request budget no benchmark reaches. The per-account rate limit (RATE_LIMIT_POINTS, 1,000/s by
+ * default) protects a shared deployment from one account; here the one account *is* the load, and
+ * measuring the limiter's 429s would say nothing about capacity.
+ */
+const UNLIMITED_RATE = '1000000000';
+
+export interface ServiceSettings {
+  /** Extra environment for every service process (NODE_OPTIONS=--cpu-prof ... to profile). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+/** The bare node:http server (bench/bare-server.ts) in its own process. */
+export async function startBareServer(): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then(([code]) => reject(new Error(`bench/bare-server.ts exited with ${String(code)} before listening`)));
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    apiKey: 'bare-server-takes-any-key',
+    reader: null,
+    pids: { 'bare node:http': child.pid! },
+    storedEvents: null,
+    kafka: null,
+    clickhouseUrl: null,
+    stop: () =>
+      (stopping ??= (async () => {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await exited;
+        }
+      })()),
+  };
+}
+
+/** A management secret of the form BOOTSTRAP_CLIENT_SECRET wants: svc_cs_ and 32 URL-safe characters. */
+function newBootstrapSecret(): string {
+  return `svc_cs_${randomBytes(24).toString('base64url')}`;
+}
+
+/** One app through the public API, as a user would: its id and its API key. */
+async function createApp(url: string, clientSecret: string): Promise<{ appId: string; apiKey: string }> {
+  const res = await fetch(`${url}/v1/apps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Benchmark' }),
+  });
+  const body = (await res.json()) as { app?: { id: string }; apiKey?: string };
+  if (res.status !== 201 || !body.app || !body.apiKey) throw new Error(`POST /v1/apps answered ${res.status}: ${JSON.stringify(body)}`);
+  return { appId: body.app.id, apiKey: body.apiKey };
+}
+
+/** Embedded mode: one process, SQLite and chDB in a fresh temporary DATA_DIR removed at stop. */
+export async function startEmbedded(settings: ServiceSettings): Promise<Target> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'eas-bench-'));
+  const secret = newBootstrapSecret();
+  let service: ServiceProcess | undefined;
+  const stop = async (): Promise<void> => {
+    await service?.stop('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    service = await startService({ DATA_DIR: dataDir, BOOTSTRAP_CLIENT_SECRET: secret, RATE_LIMIT_POINTS: UNLIMITED_RATE, ...settings.extraEnv });
+    const app = await createApp(service.url, secret);
+    let stopping: Promise<void> | undefined;
+    return {
+      url: service.url,
+      apiKey: app.apiKey,
+      reader: { clientSecret: secret, appId: app.appId },
+      pids: { service: service.child.pid! },
+      storedEvents: null,
+      kafka: null,
+      clickhouseUrl: null,
+      stop: () => (stopping ??= stop()),
+    };
+  } catch (err) {
+    // The start-up error is the one to report; a clean-up failing after it (Kafka is down) is secondary.
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Distributed mode against the local stack, on a PostgreSQL database, a ClickHouse database and
+ * Kafka topics of its own (dropped at stop). `split`: one api and one worker process, the deployed
+ * shape; `all`: one process with both roles.
+ */
+export async function startDistributed(stack: StackAddresses, layout: 'split' | 'all', settings: ServiceSettings): Promise<Target> {
+  const resources = await createBenchResources(stack);
+  const secret = newBootstrapSecret();
+  const env = {
+    KAFKA_BROKERS: stack.kafkaBrokers.join(','),
+    CLICKHOUSE_URL: stack.clickhouseUrl,
+    CLICKHOUSE_DATABASE: resources.clickhouseDatabase,
+    KAFKA_TOPIC_PREFIX: resources.topicPrefix,
+    REDIS_URL: stack.redisUrl,
+    DATABASE_URL: resources.postgres.url,
+    BOOTSTRAP_CLIENT_SECRET: secret,
+    RATE_LIMIT_POINTS: UNLIMITED_RATE,
+    ...settings.extraEnv,
+  };
+  const processes: Array<{ role: string; service: ServiceProcess }> = [];
+  const stop = async (): Promise<void> => {
+    // The api first, so nothing new is produced while the worker finishes its batch and commits.
+    for (const { service } of processes) await service.stop('SIGTERM');
+    await resources.drop();
+  };
+  try {
+    if (layout === 'split') {
+      // One after the other: both run the migrations at start, which is safe but slower when racing.
+      processes.push({ role: 'api', service: await startService(env, ['api']) });
+      processes.push({ role: 'worker', service: await startService(env, ['worker']) });
+    } else {
+      processes.push({ role: 'service', service: await startService(env, ['all']) });
+    }
+    const edge = processes[0]!.service;
+    const app = await createApp(edge.url, secret);
+    let stopping: Promise<void> | undefined;
+    return {
+      url: edge.url,
+      apiKey: app.apiKey,
+      reader: { clientSecret: secret, appId: app.appId },
+      pids: Object.fromEntries(processes.map(({ role, service }) => [role, service.child.pid!])),
+      storedEvents: () => countStoredEvents(stack.clickhouseUrl, resources.clickhouseDatabase),
+      kafka: { brokers: stack.kafkaBrokers, eventsTopic: topicsFor(resources.topicPrefix).events },
+      clickhouseUrl: stack.clickhouseUrl,
+      stop: () => (stopping ??= stop()),
+    };
+  } catch (err) {
+    // The start-up error is the one to report; a clean-up failing after it (Kafka is down) is secondary.
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}
