@@ -28,9 +28,12 @@ export interface IngestRequest {
   readonly items: readonly IngestItem[];
   /** True when the body was a single object rather than an array (shapes `details` paths). */
   readonly single: boolean;
-  readonly idempotencyKey?: string | undefined;
-  /** A digest of the request body, to tell a genuine retry from a reused key. */
-  readonly bodyDigest: string;
+  /** Present when the client sent an Idempotency-Key. */
+  readonly idempotency?: {
+    readonly key: string;
+    /** A digest of the request body, to tell a genuine retry from a reused key. */
+    readonly bodyDigest: string;
+  };
 }
 
 /** Contract section 4: a repeat within 24 h returns the first response. */
@@ -59,8 +62,8 @@ export class IngestService {
   constructor(private readonly deps: { config: IngestConfigCache; state: StateStore; sink: EventSink; logger: Logger }) {}
 
   async ingest(request: IngestRequest): Promise<{ response: IngestResponse; replayed: boolean }> {
-    if (request.idempotencyKey === undefined) return { response: await this.#accept(request), replayed: false };
-    return this.#idempotent(request, request.idempotencyKey);
+    if (request.idempotency === undefined) return { response: await this.#accept(request), replayed: false };
+    return this.#idempotent(request, request.idempotency);
   }
 
   async #accept(request: IngestRequest): Promise<IngestResponse> {
@@ -108,9 +111,9 @@ export class IngestService {
    * The first request with a key claims it atomically (set-if-absent), so two concurrent repeats
    * cannot both publish. A failed attempt releases the key, so the client's retry is processed.
    */
-  async #idempotent(request: IngestRequest, idempotencyKey: string): Promise<{ response: IngestResponse; replayed: boolean }> {
-    const key = `idem:${request.appId}:${createHash('sha256').update(idempotencyKey).digest('base64url')}`;
-    const claim: IdempotencyRecord = { h: request.bodyDigest };
+  async #idempotent(request: IngestRequest, idempotency: { key: string; bodyDigest: string }): Promise<{ response: IngestResponse; replayed: boolean }> {
+    const key = `idem:${request.appId}:${createHash('sha256').update(idempotency.key).digest('base64url')}`;
+    const claim: IdempotencyRecord = { h: idempotency.bodyDigest };
     let claimed: boolean;
     try {
       claimed = await this.deps.state.setIfAbsent(key, JSON.stringify(claim), IDEMPOTENCY_CLAIM_TTL_MS);
@@ -120,7 +123,7 @@ export class IngestService {
     if (!claimed) {
       const existing = await this.deps.state.get(key);
       const record = existing ? (JSON.parse(existing) as IdempotencyRecord) : undefined;
-      if (record && record.h !== request.bodyDigest) {
+      if (record && record.h !== idempotency.bodyDigest) {
         throw new DomainError('conflict', 'This Idempotency-Key was already used with a different request body');
       }
       if (record?.r) return { response: record.r, replayed: true };
@@ -133,7 +136,7 @@ export class IngestService {
       await this.deps.state.delete(key).catch((e: unknown) => this.deps.logger.warn({ err: e }, 'could not release an idempotency key'));
       throw err;
     }
-    const record: IdempotencyRecord = { h: request.bodyDigest, r: response };
+    const record: IdempotencyRecord = { h: idempotency.bodyDigest, r: response };
     try {
       await this.deps.state.set(key, JSON.stringify(record), IDEMPOTENCY_TTL_MS);
     } catch (err) {

@@ -85,6 +85,15 @@ export function bodyDigest(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 }
 
+/**
+ * The request's idempotency claim, or undefined without an Idempotency-Key. The body digest (a
+ * stringify and SHA-256 of up to 1 MiB) is computed only then: it is pure cost on every other request.
+ */
+export function idempotencyOf(req: { headers: Record<string, string | string[] | undefined>; body: unknown }): { key: string; bodyDigest: string } | undefined {
+  const key = idempotencyKeyOf(req.headers['idempotency-key']);
+  return key === undefined ? undefined : { key, bodyDigest: bodyDigest(req.body) };
+}
+
 export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const value = Array.isArray(header) ? header[0] : header;
@@ -117,9 +126,8 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       body: ingestBodySchema,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       handler: async ({ body, principal, req }) => {
-        const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
         const { items, single } = toIngestItems(body);
-        return accepted(await service.ingest({ appId: principal.appId, items, single, idempotencyKey, bodyDigest: bodyDigest(req.body) }));
+        return accepted(await service.ingest({ appId: principal.appId, items, single, idempotency: idempotencyOf(req) }));
       },
     }),
     defineRoute({
@@ -135,9 +143,8 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       handler: async ({ params, body, principal, req }) => {
         const app = await requireApp(deps.metadata.em(), principal.accountId, params.appId);
-        const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
         const { items } = toIngestItems(body);
-        return accepted(await service.ingest({ appId: app.id, items, single: true, idempotencyKey, bodyDigest: bodyDigest(req.body) }));
+        return accepted(await service.ingest({ appId: app.id, items, single: true, idempotency: idempotencyOf(req) }));
       },
     }),
   ];
