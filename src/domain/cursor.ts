@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError } from './errors.js';
+import { CANONICAL_UUID } from './uuid.js';
 
 /**
  * The opaque cursor of the event list (contract section 4): a keyset position (timestamp and id of
@@ -23,7 +24,6 @@ export interface CursorScope {
 
 const MAX_CURSOR_LENGTH = 512;
 const SIGNATURE_BYTES = 16;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function scopeDigest(scope: CursorScope): string {
   const filters = Object.keys(scope.filters)
@@ -60,7 +60,7 @@ export function decodeCursor(token: string, scope: CursorScope, key: Buffer): Cu
     throw invalid('not a cursor issued by this service');
   }
   const { t, i, s } = (parsed ?? {}) as { t?: unknown; i?: unknown; s?: unknown };
-  if (typeof t !== 'number' || !Number.isSafeInteger(t) || typeof i !== 'string' || !UUID.test(i) || typeof s !== 'string') {
+  if (typeof t !== 'number' || !Number.isSafeInteger(t) || typeof i !== 'string' || !CANONICAL_UUID.test(i) || typeof s !== 'string') {
     throw invalid('not a cursor issued by this service');
   }
   if (s !== scopeDigest(scope)) throw invalid('issued for another app or other filters; start again without a cursor');

@@ -1,5 +1,11 @@
-/** Canonical 8-4-4-4-12 hex form, either case. */
-const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * The lower-case 8-4-4-4-12 hex form the service writes its ids in. Event ids are ordered as text
+ * (the read order's tie-break), so one id must have exactly one spelling wherever it is stored.
+ */
+export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The same form, either case (what a client may send in a path). */
+const UUID_FORM = new RegExp(CANONICAL_UUID.source, 'i');
 
 /**
  * Whether a path parameter can be a row id. Checked before any lookup by id: PostgreSQL's uuid column

@@ -2,21 +2,21 @@ import { z } from 'zod';
 import { EVENT_LEVELS, type StoredEvent } from '../adapters/event-store/event-store.js';
 import type { OutgoingMessage } from '../adapters/bus/message-bus.js';
 import { isWellFormedUnicode } from '../domain/unicode.js';
+import { CANONICAL_UUID } from '../domain/uuid.js';
 
 /**
  * The wire form of an accepted event on the bus (Kafka value, JSON). Versioned so that a worker can
  * refuse, rather than misread, a message from a newer producer. Validated again on consume (STYLE
  * habit 6): a message that does not parse is dead-lettered, never stored half-understood.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const eventMessageSchema = z
   .object({
     v: z.literal(1),
-    id: z.string().regex(UUID),
-    appId: z.string().regex(UUID),
+    id: z.string().regex(CANONICAL_UUID),
+    appId: z.string().regex(CANONICAL_UUID),
     event: z.string().min(1).max(200),
     customerId: z.string().nullable(),
     level: z.enum(EVENT_LEVELS),

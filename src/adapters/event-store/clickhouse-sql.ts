@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { EVENT_LEVELS, type EventPosition, type EventQuery, type StoredEvent } from './event-store.js';
 import { bindQuery, type QuotedIdentifier, type SqlParams } from './sql.js';
+import { CANONICAL_UUID } from '../../domain/uuid.js';
 
 /**
  * The statements and row mapping of the events table (created in migrations.ts), shared by both
  * engines. Every value goes through bindQuery; the database name arrives already quoted.
  */
 
-// Canonical lowercase UUID text. Reads order by id as text, so one event must have one spelling.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const COLUMNS = 'id, app_id, event, customer_id, level, data, metadata, timestamp_ms, ingested_at_ms';
 
@@ -24,7 +23,7 @@ function millis(date: Date, field: string, id: string): number {
 
 /** Validates one event on its way in and maps it to a VALUES tuple. */
 function rowLiteral(event: StoredEvent): string {
-  if (!UUID.test(event.id)) throw new RangeError(`event id must be a lowercase UUID, got ${JSON.stringify(event.id)}`);
+  if (!CANONICAL_UUID.test(event.id)) throw new RangeError(`event id must be a lowercase UUID, got ${JSON.stringify(event.id)}`);
   if (!EVENT_LEVELS.includes(event.level)) throw new RangeError(`event ${event.id}: unknown level ${JSON.stringify(event.level)}`);
   return bindQuery(ROW_TEMPLATE, {
     id: event.id,
