@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { encodeEventMessage } from '../src/pipeline/event-message.js';
+import { encodeEventMessages } from '../src/pipeline/event-message.js';
 
 /**
  * What the benchmark sends. One realistic event (a name, a customer, a small payload, one metadata
@@ -32,14 +32,16 @@ export function requestBody(shape: RequestShape): string {
 }
 
 /**
- * Bytes of the Kafka record value the edge produces for SAMPLE_EVENT, computed by the service's own
- * encoder (src/pipeline/event-message.ts) over an event shaped like IngestService makes it, so
- * kafka-producer-perf-test writes records of the same size. The key (the app id, 36 bytes) is not
+ * Bytes of the Kafka record value the edge produces for SAMPLE_EVENT alone, computed by the service's
+ * own encoder (src/pipeline/event-message.ts) over an event shaped like IngestService makes it, so
+ * kafka-producer-perf-test writes one record per event of the same size: the ceiling of a producer
+ * that sends every event as its own record. (The edge packs each produce call's events of one app
+ * into one record, so its records are larger and fewer.) The key (the app id, 36 bytes) is not
  * included: perf-test sends records without keys.
  */
 export function eventMessageBytes(): number {
   const now = new Date();
-  const { value } = encodeEventMessage({
+  const [message] = encodeEventMessages([{
     id: uuidv7(),
     appId: randomUUID(),
     event: SAMPLE_EVENT.event,
@@ -49,6 +51,6 @@ export function eventMessageBytes(): number {
     metadata: SAMPLE_EVENT.metadata,
     timestamp: now,
     ingestedAt: now,
-  });
-  return value.length;
+  }]);
+  return message!.value.length;
 }

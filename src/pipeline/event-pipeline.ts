@@ -57,10 +57,16 @@ export class EventPipeline {
     const dead: Array<{ message: ConsumedMessage; reason: string }> = [];
     for (const message of batch.messages) {
       const decoded = decodeEventMessage(message.value);
-      if (decoded.ok) {
-        stored.push(decoded.event);
-        if (message.headers[ALREADY_STORED_HEADER] === '1') alreadyStored.add(decoded.event.id);
-      } else dead.push({ message, reason: decoded.reason });
+      if (!decoded.ok) {
+        dead.push({ message, reason: decoded.reason });
+        continue;
+      }
+      const skipInsert = message.headers[ALREADY_STORED_HEADER] === '1';
+      for (const event of decoded.events) {
+        stored.push(event);
+        if (skipInsert) alreadyStored.add(event.id);
+      }
+      for (const entry of decoded.invalid) dead.push({ message: { ...message, value: entry.value }, reason: entry.reason });
     }
 
     // Dead letters first: once they are durable in their own topic, committing past them loses nothing.

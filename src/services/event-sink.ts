@@ -1,6 +1,6 @@
-import type { MessageBus, OutgoingMessage } from '../adapters/bus/message-bus.js';
+import type { MessageBus } from '../adapters/bus/message-bus.js';
 import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
-import { encodeEventMessage } from '../pipeline/event-message.js';
+import { encodeEventEntry, encodeEventMessages, eventBatchMessage } from '../pipeline/event-message.js';
 import type { Topics } from '../pipeline/topics.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ProduceBatcher } from './produce-batcher.js';
@@ -30,18 +30,32 @@ const MAX_PRODUCE_BYTES = 1024 * 1024;
 /** How long ingest fails fast after Kafka failed, before one request probes it again. */
 const BUS_COOLDOWN_MS = 2_000;
 
+/** One accepted event on its way to a produce call: its app and its entry, serialised once. */
+interface PendingEvent {
+  readonly appId: string;
+  readonly entry: string;
+}
+
 /**
  * Distributed mode: durable once Kafka acknowledged with acks=-1 (all in-sync replicas). Concurrent
- * requests share produce calls; while Kafka is down, requests fail at once (a fast 503) instead of
- * each waiting out the producer's timeout.
+ * requests share produce calls, and within a call each app's events travel as one record (see
+ * event-message.ts); while Kafka is down, requests fail at once (a fast 503) instead of each waiting
+ * out the producer's timeout.
  */
 export function kafkaEventSink(bus: MessageBus, topics: Topics): EventSink {
   const breaker = new CircuitBreaker({ cooldownMs: BUS_COOLDOWN_MS });
-  const batcher = new ProduceBatcher<OutgoingMessage>((messages) => breaker.run(() => bus.produce(topics.events, messages)), {
-    maxWeight: MAX_PRODUCE_BYTES,
-    weight: (m) => m.value.length + m.key.length,
-  });
-  return { publish: (events) => batcher.add(events.map(encodeEventMessage)) };
+  const send = (pending: PendingEvent[]): Promise<void> => {
+    const byApp = new Map<string, string[]>();
+    for (const { appId, entry } of pending) {
+      const entries = byApp.get(appId);
+      if (entries) entries.push(entry);
+      else byApp.set(appId, [entry]);
+    }
+    const messages = [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries));
+    return breaker.run(() => bus.produce(topics.events, messages));
+  };
+  const batcher = new ProduceBatcher<PendingEvent>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length });
+  return { publish: (events) => batcher.add(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) }))) };
 }
 
 /**
@@ -53,10 +67,7 @@ export function storeFirstEventSink(events: EventStore, bus: MessageBus, topics:
   return {
     async publish(batch) {
       await events.insert(batch);
-      await bus.produce(
-        topics.events,
-        batch.map((event) => ({ ...encodeEventMessage(event), headers: { [ALREADY_STORED_HEADER]: '1' } })),
-      );
+      await bus.produce(topics.events, encodeEventMessages(batch, { [ALREADY_STORED_HEADER]: '1' }));
     },
   };
 }

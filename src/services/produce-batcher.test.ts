@@ -40,3 +40,44 @@ describe('ProduceBatcher', () => {
     expect(calls).toEqual([['aaaa', 'bbbb'], ['cccc']]);
   });
 });
+
+describe('ProduceBatcher while a call is in flight', () => {
+  it('collects everything that arrives during the outstanding call into the next one', async () => {
+    const calls: number[][] = [];
+    let release!: () => void;
+    const firstCall = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new ProduceBatcher<number>((items) => {
+      calls.push(items);
+      return calls.length === 1 ? firstCall : Promise.resolve();
+    }, { maxWeight: 1000, weight: () => 1 });
+    const first = batcher.add([1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([[1]]);
+    // Three turns of the event loop while the first call is outstanding: none is sent on its own.
+    const later: Promise<void>[] = [];
+    for (const n of [2, 3, 4]) {
+      later.push(batcher.add([n]));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(calls).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('keeps at most maxInFlight calls outstanding', async () => {
+    let outstanding = 0;
+    let most = 0;
+    const batcher = new ProduceBatcher<number>(
+      async () => {
+        outstanding += 1;
+        most = Math.max(most, outstanding);
+        await new Promise((resolve) => setImmediate(resolve));
+        outstanding -= 1;
+      },
+      { maxWeight: 1, weight: () => 1, maxInFlight: 2 },
+    );
+    await Promise.all(Array.from({ length: 10 }, (_, n) => batcher.add([n])));
+    expect(most).toBe(2);
+  });
+});

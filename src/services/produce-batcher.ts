@@ -1,61 +1,84 @@
 /**
  * Coalesces concurrent publish calls into shared produce calls (micro-batching). Under load many
- * ingest requests arrive within one turn of the event loop; sending each as its own Kafka request
- * costs a round trip and a broker write apiece, while one request for all of them costs one.
+ * ingest requests arrive close together; sending each as its own Kafka request costs a round trip and
+ * a broker write apiece, while one request for all of them costs one.
  *
- * Items queued before the next turn of the event loop (setImmediate) go out together, up to
- * `maxWeight` per call (bytes, for messages: Kafka refuses a record batch over the broker's
- * `message.max.bytes`). No timer adds latency: an idle service sends at once, a busy one batches
- * exactly as much as arrived meanwhile. Every caller's promise settles with the call its items went
- * out in, so a 202 still means "durable".
+ * At most `maxInFlight` calls are outstanding (default 1). Items that arrive while they are form the
+ * next call, sent as soon as one returns; when none is outstanding, what was queued within one turn of
+ * the event loop (setImmediate) goes out at once. No timer adds latency: an idle service sends at
+ * once, a busy one batches exactly as much as arrived during the previous call. One call in flight
+ * suits kafkajs: its idempotent producer sends one request per broker at a time anyway, so a second
+ * call would only wait in its lock, holding items that could have joined the next call.
+ *
+ * A call carries at most `maxWeight` (bytes, for messages: Kafka refuses a record batch over the
+ * broker's `message.max.bytes`), except that one caller's items are never split: its request succeeds
+ * or fails as a whole. Every caller's promise settles with the call its items went out in, so a 202
+ * still means "durable".
  */
 export class ProduceBatcher<T> {
   readonly #send: (items: T[]) => Promise<void>;
   readonly #maxWeight: number;
+  readonly #maxInFlight: number;
   readonly #weight: (item: T) => number;
-  #queue: Array<{ items: readonly T[]; resolve: () => void; reject: (err: unknown) => void }> = [];
+  #queue: Entry<T>[] = [];
+  #inFlight = 0;
   #scheduled = false;
 
-  constructor(send: (items: T[]) => Promise<void>, options: { maxWeight: number; weight: (item: T) => number }) {
+  constructor(send: (items: T[]) => Promise<void>, options: { maxWeight: number; weight: (item: T) => number; maxInFlight?: number }) {
     this.#send = send;
     this.#maxWeight = options.maxWeight;
     this.#weight = options.weight;
+    this.#maxInFlight = options.maxInFlight ?? 1;
   }
 
   add(items: readonly T[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ items, resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#queue.length === 0 || this.#inFlight >= this.#maxInFlight) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
     });
   }
 
   #flush(): void {
-    this.#scheduled = false;
-    const queue = this.#queue;
-    this.#queue = [];
-    // One caller's items are never split across calls: its request succeeds or fails as a whole.
-    let batch: typeof queue = [];
-    let size = 0;
-    for (const entry of queue) {
-      const weight = entry.items.reduce((sum, item) => sum + this.#weight(item), 0);
-      if (size > 0 && size + weight > this.#maxWeight) {
-        this.#dispatch(batch);
-        batch = [];
-        size = 0;
+    while (this.#queue.length > 0 && this.#inFlight < this.#maxInFlight) {
+      let size = 0;
+      let count = 0;
+      for (const entry of this.#queue) {
+        const weight = entry.items.reduce((sum, item) => sum + this.#weight(item), 0);
+        if (count > 0 && size + weight > this.#maxWeight) break;
+        size += weight;
+        count += 1;
       }
-      batch.push(entry);
-      size += weight;
+      this.#dispatch(this.#queue.splice(0, count));
     }
-    if (batch.length > 0) this.#dispatch(batch);
   }
 
-  #dispatch(batch: Array<{ items: readonly T[]; resolve: () => void; reject: (err: unknown) => void }>): void {
-    this.#send(batch.flatMap((entry) => entry.items)).then(
-      () => batch.forEach((entry) => entry.resolve()),
-      (err: unknown) => batch.forEach((entry) => entry.reject(err)),
-    );
+  #dispatch(batch: Entry<T>[]): void {
+    this.#inFlight += 1;
+    this.#send(batch.flatMap((entry) => entry.items))
+      .then(
+        () => batch.forEach((entry) => entry.resolve()),
+        (err: unknown) => batch.forEach((entry) => entry.reject(err)),
+      )
+      .finally(() => {
+        this.#inFlight -= 1;
+        // What arrived meanwhile goes next, after one turn so that callers woken by this call's
+        // answer and already queued work can still join it.
+        this.#schedule();
+      });
   }
+}
+
+interface Entry<T> {
+  readonly items: readonly T[];
+  readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
 }

@@ -2,7 +2,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../src/adapters/event-store/event-store.js';
-import { encodeEventMessage } from '../../src/pipeline/event-message.js';
+import { encodeEventEntry, encodeEventMessages, eventBatchMessage } from '../../src/pipeline/event-message.js';
 import { DEAD_LETTER_REASON_HEADER } from '../../src/pipeline/event-pipeline.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
@@ -25,6 +25,11 @@ function event(appId: string, n: number, overrides: Partial<StoredEvent> = {}): 
     ingestedAt: new Date(),
     ...overrides,
   };
+}
+
+/** One event on its own message, as an edge whose produce call carried only it would write it. */
+function encodeEventMessage(e: StoredEvent) {
+  return encodeEventMessages([e])[0]!;
 }
 
 describe.each(MODES)('event pipeline (%s)', (mode) => {
@@ -87,17 +92,52 @@ describe.each(MODES)('event pipeline (%s)', (mode) => {
     try {
       await api.container.bus.produce(api.container.topics.events, [
         { key: app, value: Buffer.from('{"not": "an event"') },
-        { key: app, value: Buffer.from(JSON.stringify({ v: 2, id: 'x' })) },
+        { key: app, value: Buffer.from(JSON.stringify({ v: 3, id: 'x' })) },
         badSurrogate,
         encodeEventMessage(good),
       ]);
       await waitFor(async () => (await storedIds(app)).includes(good.id), 30_000, 'the good event');
       await waitFor(() => Promise.resolve(reasons.length === 3), 30_000, 'three dead letters');
-      expect(reasons).toEqual(['value is not JSON', expect.stringMatching(/^invalid event message: v:/), 'invalid event message: event: not well-formed Unicode']);
+      expect(reasons).toEqual(['value is not JSON', expect.stringMatching(/^invalid event message: v:/), 'invalid event message: events.0.event: not well-formed Unicode']);
       expect(await storedIds(app)).toEqual([good.id]);
     } finally {
       await deadLetters.stop();
     }
+  });
+
+  it('stores the good entries of a message and dead-letters only its bad one', async () => {
+    const app = uuidv7();
+    const [first, second] = [event(app, 1), event(app, 2)];
+    const bad = encodeEventEntry(event(app, 3)).replace('"level":"info"', '"level":"fatal"');
+    const deadValues: string[] = [];
+    const deadLetters = await api.container.bus.subscribe({
+      groupId: uniqueName('test_dlq'),
+      topic: api.container.topics.eventsDeadLetter,
+      fromBeginning: true,
+      handler: (batch) => {
+        for (const m of batch.messages) if (m.key === app) deadValues.push(m.headers[DEAD_LETTER_REASON_HEADER] + ' ' + m.value.toString('utf8'));
+        return Promise.resolve();
+      },
+    });
+    try {
+      await api.container.bus.produce(api.container.topics.events, [eventBatchMessage(app, [encodeEventEntry(first), bad, encodeEventEntry(second)])]);
+      await waitFor(async () => (await storedIds(app)).length === 2, 30_000, 'the two good entries');
+      await waitFor(() => Promise.resolve(deadValues.length === 1), 30_000, 'one dead letter');
+      expect((await storedIds(app)).sort()).toEqual([first.id, second.id].sort());
+      expect(deadValues[0]).toMatch(/^invalid event message: events\.1\.level: .* \{"v":2,"appId":"[^"]+","events":\[\{.*"level":"fatal"/);
+    } finally {
+      await deadLetters.stop();
+    }
+  });
+
+  it('still reads version 1 messages (one event each, from an edge before the upgrade)', async () => {
+    const app = uuidv7();
+    const old = event(app, 1);
+    const v1 = { v: 1, appId: app, ...JSON.parse(encodeEventEntry(old)) };
+    await api.container.bus.produce(api.container.topics.events, [{ key: app, value: Buffer.from(JSON.stringify(v1)) }]);
+    await waitFor(async () => (await storedIds(app)).length === 1, 30_000, 'the v1 event');
+    const [stored] = await api.container.events.query({ appId: app, limit: 1 });
+    expect(stored).toEqual(old);
   });
 });
 

@@ -49,10 +49,19 @@ const CONSUMER_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRet
 /** Readiness must answer within the probe's own timeout: no retries, one overall deadline. */
 const PING_TIMEOUT_MS = 2500;
 /**
- * Longest a fetch waits for new data. It also bounds how long `stop()` waits for an idle consumer and
- * how late a member notices a rebalance, so it is kept short; idle fetches are cheap.
+ * A fetch returns once it has this many bytes or once it waited FETCH_MAX_WAIT_MS, whichever comes
+ * first. Without a minimum the broker answers as soon as anything is there, and under a steady trickle
+ * the worker stores a handful of rows per INSERT: each INSERT is a new ClickHouse part, and merging
+ * thousands of tiny parts cost ClickHouse more CPU than the events themselves (bench/NOTES.md). With
+ * it, a busy partition is stored in large INSERTs, and a quiet one waits at most the max wait.
  */
-const FETCH_MAX_WAIT_MS = 500;
+const FETCH_MIN_BYTES = 512 * 1024;
+/**
+ * Longest a fetch waits for FETCH_MIN_BYTES. It adds at most this much to ingest→readable latency
+ * (target p99 2 s), and it also bounds how long `stop()` waits for an idle consumer and how late a
+ * member notices a rebalance, so it is kept short.
+ */
+const FETCH_MAX_WAIT_MS = 200;
 /**
  * How often a member tells the coordinator it is alive, also while a handler runs (see handleBatch).
  * A second means a new member joins within about a second.
@@ -143,6 +152,7 @@ export class KafkaBus implements MessageBus {
       retry: CONSUMER_RETRY,
       sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      minBytes: FETCH_MIN_BYTES,
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
       allowAutoTopicCreation: false,
     });

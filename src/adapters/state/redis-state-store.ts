@@ -22,6 +22,11 @@ import type { MessageHandler, StateStore } from './state-store.js';
  *   the usual uncertainty of a timeout and the reason callers treat a failure as "unknown".
  * - `retryStrategy` never gives up: the client keeps reconnecting (every second at most) so that the
  *   process recovers by itself when Redis returns, with no restart.
+ * - `enableAutoPipelining`: the commands issued within one turn of the event loop go out in one socket
+ *   write. Every ingest request reads cache versions (see services/versioned-cache.ts); with one write
+ *   per command, those system calls were the largest single cost of a single-event request
+ *   (bench/NOTES.md). Each command is still its own command, sent after its caller asked: a version read
+ *   never answers from before the request arrived.
  */
 
 export interface RedisStateStoreOptions {
@@ -67,6 +72,7 @@ export class RedisStateStore implements StateStore {
         maxRetriesPerRequest: 0,
         autoResendUnfulfilledCommands: false,
         retryStrategy: reconnectDelay,
+        enableAutoPipelining: true,
       }),
       'commands',
     );
