@@ -35,6 +35,29 @@ const url = (protocols: string[]) =>
 
 const SECRET_FORM = /^svc_cs_[A-Za-z0-9_-]{32,}$/;
 
+/** RETRY_SCHEDULE_MS as an operator writes it; test/unit/config.test.ts keeps the two equal. */
+export const DEFAULT_RETRY_SCHEDULE = '0,10s,30s,90s,5m,15m,30m,1h';
+
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `0,10s,30s,90s,5m,15m,30m,1h`: one nominal delay per attempt (see domain/retry-schedule.ts). */
+const retrySchedule = z.string().transform((text, ctx): number[] => {
+  const delays: number[] = [];
+  for (const part of text.split(',')) {
+    const match = /^(\d{1,9})(ms|s|m|h)?$/.exec(part.trim());
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: `expected a comma list of durations such as 0,10s,5m,1h; "${part}" is not one` });
+      return z.NEVER;
+    }
+    delays.push(Number(match[1]) * DURATION_UNITS_MS[(match[2] ?? 'ms') as keyof typeof DURATION_UNITS_MS]);
+  }
+  if (delays.some((delay, i) => i > 0 && delay < delays[i - 1]!)) {
+    ctx.addIssue({ code: 'custom', message: 'expected each delay to be at least the one before it' });
+    return z.NEVER;
+  }
+  return delays;
+});
+
 /** Each key is an environment variable; `describe` is the text of `.env.example` and the README table. */
 export const envSchema = z.object({
   PORT: port.default(3000).describe('HTTP listen port'),
@@ -74,6 +97,9 @@ export const envSchema = z.object({
   RATE_LIMIT_DURATION_S: positiveInt('a number of seconds').default(1).describe('... per this many seconds, shared by every API process'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional().describe('Mail server for e-mail destinations, e.g. smtp://user:pass@host:587'),
   SMTP_FROM: z.email({ error: 'expected an e-mail address' }).optional().describe('Sender address of alert e-mails'),
+  DELIVERY_RETRY_SCHEDULE: retrySchedule
+    .prefault(DEFAULT_RETRY_SCHEDULE)
+    .describe('Alert delivery attempts: the delay before each, from the previous one (jittered between neighbours); after the last, the delivery is dead-lettered'),
   SHUTDOWN_TIMEOUT_MS: positiveInt('milliseconds').default(10_000).describe('Longest a graceful shutdown (SIGTERM) may take before the process exits anyway'),
 });
 
@@ -103,6 +129,8 @@ export interface Config {
   readonly outbound: { readonly allowPrivate: boolean };
   readonly rateLimit: { readonly points: number; readonly durationSeconds: number };
   readonly smtp: { readonly url: string | null; readonly from: string | null };
+  /** Nominal delay before each delivery attempt, in milliseconds. */
+  readonly deliveryRetryScheduleMs: readonly number[];
   readonly shutdownTimeoutMs: number;
 }
 
@@ -157,6 +185,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
     rateLimit: { points: e.RATE_LIMIT_POINTS, durationSeconds: e.RATE_LIMIT_DURATION_S },
     smtp: { url: e.SMTP_URL ?? null, from: e.SMTP_FROM ?? null },
+    deliveryRetryScheduleMs: e.DELIVERY_RETRY_SCHEDULE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   } satisfies Config);
 }

@@ -12,12 +12,23 @@ import { MemoryStateStore } from './adapters/state/memory-state-store.js';
 import { createPostgresMetadataStore, createSqliteMetadataStore, type MetadataStore } from './adapters/metadata/metadata-store.js';
 import type { Logger } from './observability/logger.js';
 import { createMetricsRegistry } from './observability/metrics.js';
+import { createAlertSender } from './delivery/channel-senders.js';
+import type { AlertSender } from './delivery/delivery-types.js';
+import { createSmtpMailer } from './delivery/mailer.js';
+import { createOutboundHttp } from './delivery/outbound-http.js';
+import { DeliveryRepository } from './adapters/metadata/repositories/delivery-repository.js';
+import { createRetrySchedule } from './domain/retry-schedule.js';
+import { busDeliveryQueue } from './pipeline/delivery-queue.js';
+import { DeliveryWorker } from './pipeline/delivery-worker.js';
 import { EventPipeline } from './pipeline/event-pipeline.js';
+import { RuleEvaluator } from './pipeline/rule-evaluator.js';
+import { destinationTargets } from './services/destination-target.js';
 import { EVENT_PARTITIONS, topicsFor, type Topics } from './pipeline/topics.js';
 import { Authenticator } from './services/authenticator.js';
 import { ensureBootstrapSecret } from './services/bootstrap.js';
 import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
 import { IngestConfigCache } from './services/ingest-config.js';
+import { RuleSetCache } from './services/rule-set-cache.js';
 import type { DependencyCheck } from './services/readiness.js';
 
 /**
@@ -36,6 +47,10 @@ export interface Container {
   readonly topics: Topics;
   readonly sink: EventSink;
   readonly ingestConfig: IngestConfigCache;
+  /** Sends alerts and destination tests: guarded outbound HTTP, and SMTP when configured. */
+  readonly alertSender: AlertSender;
+  /** Each app's enabled rules with their destinations, cached per process (rules:version). */
+  readonly ruleSets: RuleSetCache;
   /** What /readyz checks: every dependency of this process's role, named as an operator knows it. */
   readonly checks: readonly DependencyCheck[];
   /** Stops every part in reverse start order; safe to call twice. */
@@ -113,6 +128,17 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     }
   };
 
+  // No connection is opened until the first message: building it costs nothing for a role that never sends.
+  const { smtp } = config;
+  const mailer = smtp.url && smtp.from ? createSmtpMailer({ url: smtp.url, from: smtp.from }) : null;
+  if (mailer) stoppers.push({ name: 'mailer', stop: () => mailer.close() });
+  const alertSender = createAlertSender({
+    http: createOutboundHttp({ allowPrivate: config.outbound.allowPrivate, logger: logger.child({ component: 'outbound' }) }),
+    mailer,
+    logger: logger.child({ component: 'alerts' }),
+  });
+  const ruleSets = new RuleSetCache({ metadata, state, logger });
+
   try {
     // Migrations are numbered and idempotent, and safe when several processes start at once.
     stoppers.push({ name: 'metadata', stop: () => metadata.close() });
@@ -125,9 +151,33 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     // Every role produces to or consumes from the events topic; creating it is idempotent.
     await bus.ensureTopic(topics.events, EVENT_PARTITIONS);
     if (config.role !== 'api') {
-      const pipeline = new EventPipeline({ bus, events, topics, logger: logger.child({ component: 'pipeline' }) });
-      // Pushed last, so stopped first: the batch in progress is stored and committed before the
-      // bus and the store close under it.
+      const deliveryStore = new DeliveryRepository(metadata);
+      const deliveryWorker = new DeliveryWorker({
+        bus,
+        topics,
+        store: deliveryStore,
+        destinations: destinationTargets(metadata),
+        sender: alertSender,
+        schedule: createRetrySchedule(config.deliveryRetryScheduleMs),
+        logger: logger.child({ component: 'delivery' }),
+      });
+      stoppers.push({ name: 'delivery worker', stop: () => deliveryWorker.stop() });
+      await deliveryWorker.start();
+      const evaluator = new RuleEvaluator({
+        ruleSets,
+        state,
+        deliveries: busDeliveryQueue({ bus, topics, store: deliveryStore }),
+        logger: logger.child({ component: 'rules' }),
+      });
+      const pipeline = new EventPipeline({
+        bus,
+        events,
+        topics,
+        logger: logger.child({ component: 'pipeline' }),
+        afterStored: (eventsByApp) => evaluator.evaluate(eventsByApp),
+      });
+      // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its
+      // deliveries queued) before the delivery worker, the bus and the stores close under it.
       stoppers.push({ name: 'pipeline', stop: () => pipeline.stop() });
       await pipeline.start();
     }
@@ -149,6 +199,8 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     topics,
     sink: config.distributed ? kafkaEventSink(bus, topics) : storeFirstEventSink(events, bus, topics),
     ingestConfig: new IngestConfigCache({ metadata, state, logger }),
+    alertSender,
+    ruleSets,
     checks: adapters.checks,
     stop: () => (stopping ??= stopAll()),
   };

@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  /** An outbound delivery (a destination test) was refused or failed at the receiver. */
+  'delivery_failed',
   'unavailable',
   'internal',
 ] as const;

@@ -13,6 +13,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  // The receiver, not this service, failed: 502 Bad Gateway, as a proxy reports an upstream failure.
+  delivery_failed: 502,
   unavailable: 503,
   internal: 500,
 };

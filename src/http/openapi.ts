@@ -26,6 +26,8 @@ const ERROR_RESPONSES: Readonly<Record<number, string>> = {
   413: 'Body larger than 1 MiB',
   429: 'Rate limited; see Retry-After',
   500: 'Unexpected internal failure',
+  502: 'The receiver refused or failed the delivery; `message` says why',
+  503: 'A dependency is unavailable; retry after Retry-After',
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -80,6 +82,7 @@ function responses(route: AnyRoute, components: Record<string, JsonSchema>): Jso
   }
   const errors = [400, 500, ...(route.auth === 'none' ? [] : [401, 429]), ...(route.auth === 'client' ? [403] : []), ...(route.path.includes('{') ? [404] : []), ...(route.body ? [413] : [])];
   if (route.method === 'post' || route.method === 'patch' || route.method === 'put') errors.push(409);
+  errors.push(...(route.errors ?? []));
   for (const status of errors.sort()) {
     out[String(status)] = { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }

@@ -57,6 +57,8 @@ export interface RouteDefinition<
   readonly body?: B;
   /** Success responses; the error responses every route can give are added by openapi.ts. */
   readonly responses: Readonly<Record<number, ResponseSpec>>;
+  /** Error statuses only this route gives (a destination test's 502), documented next to the common ones. */
+  readonly errors?: readonly number[];
   handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>, PrincipalFor<A>>): Promise<RouteResult>;
 }
 
@@ -111,3 +113,17 @@ export const paginationQuery = z
     offset: z.coerce.number({ error: 'must be a whole number of 0 or more' }).int('must be a whole number of 0 or more').min(0, 'must be a whole number of 0 or more').default(0),
   })
   .strict();
+
+/**
+ * The cursor-paged lists (the events and the deliveries, contract section 4): `limit` 1–100, default
+ * 25 (interface spec part 8), and the opaque `cursor` of the previous page.
+ */
+export const cursorPageQueryFields = {
+  limit: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100' })
+    .int('must be a whole number from 1 to 100')
+    .min(1, 'must be a whole number from 1 to 100')
+    .max(100, 'must be a whole number from 1 to 100')
+    .default(25),
+  cursor: z.string().min(1, 'must be a cursor from a previous response').optional().describe('Opaque cursor taken from the previous response'),
+};

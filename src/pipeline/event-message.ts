@@ -48,8 +48,8 @@ export function encodeEventEntry(event: StoredEvent): string {
     event: event.event,
     customerId: event.customerId,
     level: event.level,
-    data: event.data as Record<string, unknown>,
-    metadata: event.metadata as Record<string, string | number | boolean>,
+    data: event.data,
+    metadata: event.metadata,
     timestamp: event.timestamp.getTime(),
     ingestedAt: event.ingestedAt.getTime(),
   };

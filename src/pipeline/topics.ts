@@ -9,6 +9,12 @@ export interface Topics {
   readonly eventsDeadLetter: string;
   /** The consumer group of the workers that store events and run rules. */
   readonly workerGroup: string;
+  /** Alert deliveries to attempt, keyed by delivery id (see pipeline/delivery-worker.ts). */
+  readonly deliveries: string;
+  /** Deliveries that failed for good (exhausted retries or refused), for the record. */
+  readonly deliveriesDeadLetter: string;
+  /** The consumer group of the workers that send alerts. */
+  readonly deliveryGroup: string;
 }
 
 /**
@@ -23,5 +29,8 @@ export function topicsFor(prefix: string): Topics {
     events: `${prefix}events`,
     eventsDeadLetter: `${prefix}events.dead-letter`,
     workerGroup: `${prefix}worker`,
+    deliveries: `${prefix}deliveries`,
+    deliveriesDeadLetter: `${prefix}deliveries.dead-letter`,
+    deliveryGroup: `${prefix}delivery`,
   };
 }

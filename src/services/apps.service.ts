@@ -10,6 +10,7 @@ import { slugCandidates, slugFromName, slugWithSuffix } from '../domain/slug.js'
 import type { Logger } from '../observability/logger.js';
 import { requireApp } from './app-lookup.js';
 import type { Authenticator } from './authenticator.js';
+import type { RuleSetCache } from './rule-set-cache.js';
 import { conflictOnDuplicate } from './unique-violation.js';
 
 /**
@@ -41,7 +42,12 @@ export interface AppsDeps {
   readonly authenticator: Authenticator;
 }
 
-export interface AppDeletionDeps extends AppsDeps {
+/** Renames and deletions reach the worker's cached rules (alerts carry the app name). */
+export interface AppChangeDeps extends AppsDeps {
+  readonly ruleSets: Pick<RuleSetCache, 'invalidate'>;
+}
+
+export interface AppDeletionDeps extends AppChangeDeps {
   readonly events: EventStore;
   readonly logger: Logger;
 }
@@ -124,7 +130,7 @@ export async function getApp(deps: AppsDeps, accountId: string, appIdOrSlug: str
  * configuration clients already use, so only an explicit `slug` changes it.
  */
 export async function updateApp(
-  deps: AppsDeps,
+  deps: AppChangeDeps,
   accountId: string,
   appIdOrSlug: string,
   input: { name?: string | undefined; slug?: string | undefined },
@@ -138,12 +144,13 @@ export async function updateApp(
   app.name = name;
   app.slug = slug;
   await conflictOnDuplicate(() => em.flush(), slugTaken(slug));
+  await deps.ruleSets.invalidate();
   return toAppView(app);
 }
 
 /**
- * Deletes an app. The row goes first, in one statement, and the database cascades to its schemas
- * (and later rules and destinations); its key fails from that moment on every process. Then its
+ * Deletes an app. The row goes first, in one statement, and the database cascades to its schemas,
+ * rules, destinations and deliveries; its key fails from that moment on every process. Then its
  * events are removed from the event store.
  *
  * A failure of that last step does not fail the request: the app is already gone and its id is never
@@ -156,6 +163,8 @@ export async function deleteApp(deps: AppDeletionDeps, accountId: string, appIdO
   const app = await requireApp(em, accountId, appIdOrSlug);
   await deleteAppById(em, app.id);
   await deps.authenticator.revoked();
+  // Events of the app still in the pipeline must not fire its (now deleted) rules.
+  await deps.ruleSets.invalidate();
   try {
     await deps.events.deleteApp(app.id);
   } catch (err) {

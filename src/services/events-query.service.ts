@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { EventLevel, EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
 import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { getOrCreateSetting } from '../adapters/metadata/repositories/service-setting-repository.js';
 import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor.js';
 import { requireApp } from './app-lookup.js';
+import { CursorSigningKey } from './cursor-signing-key.js';
 
 export interface EventListQuery {
   readonly level?: EventLevel | undefined;
@@ -20,17 +19,17 @@ export interface EventPage {
   readonly nextCursor: string | null;
 }
 
-const CURSOR_KEY_SETTING = 'event-cursor-signing-key';
-
 /**
  * Pages through an app's events newest first with a keyset cursor: each page starts strictly after
  * the last event of the previous one in (timestamp desc, id desc) order, so paging never shows an
  * event twice or skips one, however many events arrive meanwhile.
  */
 export class EventsQueryService {
-  #cursorKey: Promise<Buffer> | undefined;
+  readonly #cursorKey: CursorSigningKey;
 
-  constructor(private readonly deps: { metadata: MetadataStore; events: EventStore }) {}
+  constructor(private readonly deps: { metadata: MetadataStore; events: EventStore }) {
+    this.#cursorKey = new CursorSigningKey(deps.metadata);
+  }
 
   async list(accountId: string, appIdOrSlug: string, query: EventListQuery): Promise<EventPage> {
     const app = await requireApp(this.deps.metadata.em(), accountId, appIdOrSlug);
@@ -44,7 +43,7 @@ export class EventsQueryService {
         to: query.to?.toISOString(),
       },
     };
-    const key = await this.#signingKey();
+    const key = await this.#cursorKey.get();
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, key);
     // One more than asked tells whether another page exists without a count query.
     const rows = await this.deps.events.query({
@@ -61,17 +60,5 @@ export class EventsQueryService {
     const last = items.at(-1);
     const nextCursor = rows.length > query.limit && last ? encodeCursor({ timestamp: last.timestamp, id: last.id }, scope, key) : null;
     return { items, nextCursor };
-  }
-
-  /** Generated once per installation and shared by every API process through the metadata database. */
-  #signingKey(): Promise<Buffer> {
-    this.#cursorKey ??= getOrCreateSetting(this.deps.metadata.em(), CURSOR_KEY_SETTING, () => randomBytes(32).toString('base64')).then(
-      (value) => Buffer.from(value, 'base64'),
-      (err: unknown) => {
-        this.#cursorKey = undefined;
-        throw err;
-      },
-    );
-    return this.#cursorKey;
   }
 }

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StateStore } from '../../src/adapters/state/state-store.js';
+import type { StateStore, TriggerRecord } from '../../src/adapters/state/state-store.js';
 import { MemoryStateStore } from '../../src/adapters/state/memory-state-store.js';
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
@@ -39,6 +39,21 @@ const implementations: Implementation[] = [
   },
 ];
 
+/** The keys the trigger tests write (with 'once:*' keys that expire by themselves). */
+const TRIGGER_KEYS = ['trigger-cooldown', 'trigger-count', 'trigger-last'];
+
+function trigger(options: { once: string; cooldownMs?: number }): TriggerRecord {
+  return {
+    onceKey: options.once,
+    onceTtlMs: 5000,
+    cooldownKey: options.cooldownMs ? 'trigger-cooldown' : null,
+    cooldownMs: options.cooldownMs ?? 0,
+    counterKey: 'trigger-count',
+    lastTriggeredKey: 'trigger-last',
+    nowMs: 1_700_000_000_000,
+  };
+}
+
 for (const implementation of implementations) {
   describe(`StateStore contract: ${implementation.name}`, () => {
     let a: StateStore;
@@ -50,7 +65,7 @@ for (const implementation of implementations) {
 
     afterEach(async () => {
       // Leave nothing behind in a shared Redis: these are all the keys the tests below write.
-      await Promise.all(['counter', 'hits', 'lock', 'k', 'short', 'cooldown', 'marker'].map((key) => a.delete(key)));
+      await Promise.all(['counter', 'hits', 'lock', 'k', 'short', 'cooldown', 'marker', ...TRIGGER_KEYS].map((key) => a.delete(key)));
       await Promise.all([...new Set([a, b])].map((store) => store.close()));
     });
 
@@ -93,6 +108,38 @@ for (const implementation of implementations) {
       expect(await b.get('k')).toBeNull();
       // Deleting what is not there is not an error.
       await expect(b.delete('k')).resolves.toBeUndefined();
+    });
+
+    it('reads many keys at once, in the order asked, null for missing and expired ones', async () => {
+      expect(await a.getMany([])).toEqual([]);
+      await a.set('k', 'one');
+      await a.increment('counter', 3);
+      await a.set('short', 'gone', 50);
+      await a.set('marker', 'x', 50);
+      await vi.waitFor(async () => expect(await a.get('marker')).toBeNull(), { timeout: 3000, interval: 25 });
+      expect(await b.getMany(['counter', 'lock', 'k', 'short', 'k'])).toEqual(['3', null, 'one', null, 'one']);
+    });
+
+    it('records a trigger once per key: 1000 concurrent evaluations of 100 events from two views count 100', async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: 1000 }, (_, n) => (n % 2 === 0 ? a : b).recordTrigger(trigger({ once: `once:${n % 100}` }))),
+      );
+      expect(outcomes.filter((o) => o === 'fired')).toHaveLength(100);
+      expect(outcomes.filter((o) => o === 'again')).toHaveLength(900);
+      expect(await b.getMany(['trigger-count', 'trigger-last'])).toEqual(['100', '1700000000000']);
+    });
+
+    it('lets one of many events racing into a cooldown trigger, then triggers again once it ends', async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: 50 }, (_, n) => (n % 2 === 0 ? a : b).recordTrigger(trigger({ once: `once:${n}`, cooldownMs: 200 }))),
+      );
+      expect(outcomes.filter((o) => o === 'fired')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'cooldown')).toHaveLength(49);
+      // The event that fired, seen again (a redelivery), is not a cooldown casualty but a repeat.
+      const fired = outcomes.indexOf('fired');
+      expect(await a.recordTrigger(trigger({ once: `once:${fired}`, cooldownMs: 200 }))).toBe('again');
+      await vi.waitFor(async () => expect(await b.recordTrigger(trigger({ once: 'once:late', cooldownMs: 200 }))).toBe('fired'), { timeout: 3000, interval: 25 });
+      expect(await a.get('trigger-count')).toBe('2');
     });
 
     it('expires keys after their time to live', async () => {

@@ -12,6 +12,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  502: 'Bad Gateway',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/retry-schedule.js';
 
 const DISTRIBUTED = {
   KAFKA_BROKERS: 'k1:9092,k2:9092',
@@ -87,5 +88,19 @@ describe('loadConfig', () => {
   it('accepts a valid bootstrap secret', () => {
     const secret = `svc_cs_${'A1_-'.repeat(8)}`;
     expect(loadConfig({ BOOTSTRAP_CLIENT_SECRET: secret }).bootstrap.clientSecret).toBe(secret);
+  });
+});
+
+describe('DELIVERY_RETRY_SCHEDULE', () => {
+  it('defaults to the documented schedule of domain/retry-schedule.ts', () => {
+    expect(loadConfig({}).deliveryRetryScheduleMs).toEqual(RETRY_SCHEDULE_MS);
+  });
+
+  it('reads durations in ms, s, m and h', () => {
+    expect(loadConfig({ DELIVERY_RETRY_SCHEDULE: '0, 250ms,2s,1m,1h' }).deliveryRetryScheduleMs).toEqual([0, 250, 2000, 60_000, 3_600_000]);
+  });
+
+  it.each(['1d', '10,5', '-1', 'soon', '0,,1s'])('refuses %j', (value) => {
+    expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: value })).toThrow(/DELIVERY_RETRY_SCHEDULE/);
   });
 });

@@ -152,7 +152,7 @@ export class KafkaBus implements MessageBus {
       retry: CONSUMER_RETRY,
       sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-      minBytes: FETCH_MIN_BYTES,
+      minBytes: options.batching === 'latency' ? 1 : FETCH_MIN_BYTES,
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
       allowAutoTopicCreation: false,
     });

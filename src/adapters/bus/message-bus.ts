@@ -54,6 +54,11 @@ export interface SubscribeOptions {
    * be delivered.
    */
   readonly fromBeginning?: boolean;
+  /**
+   * `throughput` (the default) lets a fetch wait briefly for more data, so that batches are large;
+   * `latency` hands over each message as soon as it is there (alert deliveries).
+   */
+  readonly batching?: 'throughput' | 'latency';
 }
 
 export interface Subscription {

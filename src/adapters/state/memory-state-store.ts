@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { MessageHandler, StateStore } from './state-store.js';
+import type { MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
 
 /**
  * Embedded mode's state: one process, so a Map is the whole truth and every operation is atomic by
@@ -61,9 +61,27 @@ export class MemoryStateStore implements StateStore {
     return this.#run(() => this.#live(key)?.value ?? null);
   }
 
+  getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    return this.#run(() => keys.map((key) => this.#live(key)?.value ?? null));
+  }
+
   set(key: string, value: string, ttlMs?: number): Promise<void> {
     return this.#run(() => {
       this.#entries.set(key, { value, expiresAt: expiry(ttlMs) });
+    });
+  }
+
+  recordTrigger(r: TriggerRecord): Promise<TriggerOutcome> {
+    return this.#run(() => {
+      if (this.#live(r.onceKey)) return 'again';
+      if (r.cooldownKey !== null && this.#live(r.cooldownKey)) return 'cooldown';
+      const counter = this.#live(r.counterKey);
+      const next = (counter ? parseInteger(counter.value, r.counterKey) : 0) + 1;
+      this.#entries.set(r.onceKey, { value: '1', expiresAt: expiry(r.onceTtlMs) });
+      if (r.cooldownKey !== null) this.#entries.set(r.cooldownKey, { value: '1', expiresAt: expiry(r.cooldownMs) });
+      this.#entries.set(r.counterKey, { value: String(next), expiresAt: counter?.expiresAt });
+      this.#entries.set(r.lastTriggeredKey, { value: String(r.nowMs), expiresAt: undefined });
+      return 'fired';
     });
   }
 

@@ -1,7 +1,21 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
-import type { MessageHandler, StateStore } from './state-store.js';
+import type { MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
+
+/**
+ * StateStore.recordTrigger as one script, which Redis runs atomically. KEYS: once, cooldown (or an
+ * unused placeholder), counter, last; ARGV: once TTL, cooldown TTL (0 = none), now.
+ */
+const RECORD_TRIGGER_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'again' end
+local cooldown = tonumber(ARGV[2])
+if cooldown > 0 and redis.call('EXISTS', KEYS[2]) == 1 then return 'cooldown' end
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+if cooldown > 0 then redis.call('SET', KEYS[2], '1', 'PX', cooldown) end
+redis.call('INCR', KEYS[3])
+redis.call('SET', KEYS[4], ARGV[3])
+return 'fired'`;
 
 /**
  * Distributed mode's state, shared by every process through Redis.
@@ -86,10 +100,24 @@ export class RedisStateStore implements StateStore {
     return this.#command((client) => client.get(this.#key(key)));
   }
 
+  getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    // MGET with no key is a Redis error, not an empty answer.
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.#command((client) => client.mget(keys.map((key) => this.#key(key))));
+  }
+
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     await this.#command((client) =>
       ttlMs === undefined ? client.set(this.#key(key), value) : client.set(this.#key(key), value, 'PX', ttlMs),
     );
+  }
+
+  async recordTrigger(r: TriggerRecord): Promise<TriggerOutcome> {
+    const cooldownMs = r.cooldownKey === null ? 0 : Math.max(1, Math.round(r.cooldownMs));
+    const keys = [r.onceKey, r.cooldownKey ?? `${r.onceKey}:no-cooldown`, r.counterKey, r.lastTriggeredKey].map((key) => this.#key(key));
+    const outcome = await this.#command((client) => client.eval(RECORD_TRIGGER_LUA, keys.length, ...keys, Math.round(r.onceTtlMs), cooldownMs, r.nowMs));
+    if (outcome !== 'fired' && outcome !== 'again' && outcome !== 'cooldown') throw new Error(`unexpected answer from the trigger script: ${String(outcome)}`);
+    return outcome;
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {

@@ -10,15 +10,44 @@
 
 export type MessageHandler = (message: string) => void;
 
+/** The keys and times of one rule trigger; see `StateStore.recordTrigger`. */
+export interface TriggerRecord {
+  /** Present once this (rule, event) triggered; guards against a redelivered event firing again. */
+  readonly onceKey: string;
+  readonly onceTtlMs: number;
+  /** Present while the rule cools down; null when the rule has no cooldown. */
+  readonly cooldownKey: string | null;
+  readonly cooldownMs: number;
+  /** Integer counter of triggers, and the epoch-milliseconds time of the last one. */
+  readonly counterKey: string;
+  readonly lastTriggeredKey: string;
+  readonly nowMs: number;
+}
+
+/**
+ * `fired`: this call recorded the trigger. `again`: this (rule, event) had already triggered (a
+ * redelivery). `cooldown`: the rule is cooling down, so this match does not trigger.
+ */
+export type TriggerOutcome = 'fired' | 'again' | 'cooldown';
+
 export interface StateStore {
   /** Atomically adds `by` (default 1) to an integer counter (missing = 0) and returns the new value. */
   increment(key: string, by?: number): Promise<number>;
   get(key: string): Promise<string | null>;
+  /** The values of many keys in one round trip, in the order given (null for a missing key). */
+  getMany(keys: readonly string[]): Promise<Array<string | null>>;
   /** Sets the value, with an optional time to live. */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /** Atomically sets the value only when the key is absent; true when this call set it. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * A rule trigger, atomically: unless `onceKey` exists (→ `again`) or `cooldownKey` exists
+   * (→ `cooldown`), sets `onceKey` and `cooldownKey` with their TTLs, increments `counterKey` and sets
+   * `lastTriggeredKey` to `nowMs` (→ `fired`). One step, so concurrent or repeated evaluations of
+   * the same event count exactly once, and two events racing into a cooldown trigger once.
+   */
+  recordTrigger(record: TriggerRecord): Promise<TriggerOutcome>;
   /** Delivers to every subscriber of the channel in every process (at-most-once, like Redis pub/sub). */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is active; the returned function unsubscribes. */

@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { SLUG_PATTERN, isValidSlug } from '../../domain/slug.js';
-import { isDisplayText } from '../../domain/text.js';
 import { createApp, deleteApp, getApp, listApps, rotateApiKey, updateApp } from '../../services/apps.service.js';
 import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
+import { displayNameSchema } from './display-name.js';
 import type { ApiDeps } from './v1.js';
 
-const NAME_MESSAGE = 'must be a non-empty string of at most 200 characters';
-
-const nameSchema = z
-  .string({ error: NAME_MESSAGE })
-  .trim()
-  .min(1, NAME_MESSAGE)
-  .max(200, NAME_MESSAGE)
-  .refine(isDisplayText, 'must be one line of text without control characters')
-  .describe('Display name, 1–200 characters; surrounding spaces are dropped');
+const nameSchema = displayNameSchema;
 
 const slugSchema = z
   .string({ error: 'must be a string' })

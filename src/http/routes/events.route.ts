@@ -3,7 +3,7 @@ import { EVENT_LEVELS, type StoredEvent } from '../../adapters/event-store/event
 import { DomainError } from '../../domain/errors.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { EventsQueryService } from '../../services/events-query.service.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { cursorPageQueryFields, defineRoute, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
 import type { ApiDeps } from './v1.js';
 
@@ -17,13 +17,7 @@ const listQuery = z
     customer_id: z.string().min(1, 'must be a non-empty string').max(256, 'must be at most 256 characters').optional(),
     from: dateTime('Start of the time range (inclusive)').optional(),
     to: dateTime('End of the time range (exclusive)').optional(),
-    limit: z.coerce
-      .number({ error: 'must be a whole number from 1 to 100' })
-      .int('must be a whole number from 1 to 100')
-      .min(1, 'must be a whole number from 1 to 100')
-      .max(100, 'must be a whole number from 1 to 100')
-      .default(25),
-    cursor: z.string().min(1, 'must be a cursor from a previous response').optional().describe('Opaque cursor taken from the previous response'),
+    ...cursorPageQueryFields,
   })
   .strict();
 

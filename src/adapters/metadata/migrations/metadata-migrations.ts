@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001AccountsAppsSchemas } from './0001-accounts-apps-schemas.js';
 import { Migration0002ServiceSettings } from './0002-service-settings.js';
+import { Migration0003Alerting } from './0003-alerting.js';
 
 /**
  * Every metadata migration, in the order they run. Listed as classes (MikroORM's `migrationsList`)
@@ -12,4 +13,5 @@ import { Migration0002ServiceSettings } from './0002-service-settings.js';
 export const metadataMigrations: readonly MigrationObject[] = [
   { name: '0001-accounts-apps-schemas', class: Migration0001AccountsAppsSchemas },
   { name: '0002-service-settings', class: Migration0002ServiceSettings },
+  { name: '0003-alerting', class: Migration0003Alerting },
 ];

@@ -1,0 +1,169 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { v7 as uuidv7 } from 'uuid';
+import { type Delivery, DeliveryEntity, type DeliveryStatus } from '../entities/delivery.entity.js';
+import type { MetadataStore } from '../metadata-store.js';
+
+export interface NewDelivery {
+  appId: string;
+  ruleId: string;
+  actionId: string;
+  destinationId: string;
+  eventId: string;
+  /** The alert content as JSON: what every attempt sends, fixed when the rule triggered. */
+  payload: string;
+}
+
+/** A delivery this worker now owns for one attempt; `attempts` already counts that attempt. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly appId: string;
+  readonly ruleId: string;
+  readonly actionId: string;
+  readonly destinationId: string;
+  readonly eventId: string;
+  readonly attempts: number;
+  readonly payload: string;
+}
+
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  lastError: string | null;
+  /** When a pending delivery is due again; null once it succeeded or failed for good. */
+  nextAttemptAt: Date | null;
+}
+
+export interface DeliveryListQuery {
+  ruleId?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  limit: number;
+  /** Keyset position: only deliveries with a smaller id (created earlier) than this one. */
+  after?: string | undefined;
+}
+
+/** What the delivery queue and workers (src/pipeline) need of the deliveries table. */
+export interface DeliveryStore {
+  /** Creates the deliveries that do not exist yet, due at `firstAttemptDue`; returns the ids created. */
+  createMany(rows: readonly NewDelivery[], firstAttemptDue: Date): Promise<string[]>;
+  /** Pending deliveries due by `now` (lease run out included), oldest due first. */
+  due(now: Date, limit: number): Promise<Array<{ id: string; attempts: number }>>;
+  /** Takes one attempt of a delivery, or null when someone else made or holds it. */
+  claim(id: string, attemptsMade: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery | null>;
+  /** Records the outcome of the claimed attempt; false when the claim was lost (lease taken over, app deleted). */
+  finish(id: string, attempts: number, outcome: DeliveryOutcome): Promise<boolean>;
+}
+
+/**
+ * Deliveries, for the worker (created once per rule action and event, attempts claimed and recorded)
+ * and the API (list). Unlike the request-scoped repositories it owns its units of work: the worker
+ * calls it from consumer loops with no request around them, and every call is a short statement or two.
+ */
+export class DeliveryRepository implements DeliveryStore {
+  constructor(private readonly metadata: MetadataStore) {}
+
+  /**
+   * The unique index on (rule_id, action_id, event_id) makes creation idempotent: an event processed
+   * twice (the pipeline is at-least-once), even by two workers at once, yields one delivery each.
+   * Existing rows are looked up first, so a redelivered batch costs no failed insert; should another
+   * worker insert the same rows in between, each row is retried on its own.
+   */
+  async createMany(rows: readonly NewDelivery[], firstAttemptDue: Date): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const existing = await this.metadata.em().find(
+      DeliveryEntity,
+      { $or: rows.map(({ ruleId, actionId, eventId }) => ({ ruleId, actionId, eventId })) },
+      { fields: ['ruleId', 'actionId', 'eventId'], disableIdentityMap: true },
+    );
+    const known = new Set(existing.map(uniqueKey));
+    const missing = rows.filter((row) => !known.has(uniqueKey(row)));
+    const fresh = missing.map((row) => newRow(row, firstAttemptDue));
+    try {
+      if (fresh.length > 0) await this.metadata.em().insertMany(DeliveryEntity, fresh);
+      return fresh.map((row) => row.id);
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      const outcomes = await Promise.all(missing.map((row) => this.createIfAbsent(row, firstAttemptDue)));
+      return outcomes.filter((o) => o.created).map((o) => o.delivery.id);
+    }
+  }
+
+  /** One delivery, created pending when absent; `created` false when it existed (the winner's row). */
+  async createIfAbsent(input: NewDelivery, firstAttemptDue: Date): Promise<{ delivery: Delivery; created: boolean }> {
+    const row = newRow(input, firstAttemptDue);
+    try {
+      // One statement outside any transaction, so a violation aborts nothing else on PostgreSQL.
+      await this.metadata.em().insert(DeliveryEntity, row);
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      const { ruleId, actionId, eventId } = input;
+      return { delivery: await this.metadata.em().findOneOrFail(DeliveryEntity, { ruleId, actionId, eventId }), created: false };
+    }
+    return { delivery: await this.metadata.em().findOneOrFail(DeliveryEntity, { id: row.id }), created: true };
+  }
+
+  async due(now: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
+    const rows = await this.metadata.em().find(
+      DeliveryEntity,
+      { status: 'pending', nextAttemptAt: { $lte: now } },
+      { fields: ['id', 'attempts'], orderBy: { nextAttemptAt: 'asc' }, limit, disableIdentityMap: true },
+    );
+    return rows.map(({ id, attempts }) => ({ id, attempts }));
+  }
+
+  /**
+   * A conditional update decides who makes an attempt: it matches only while the delivery is pending
+   * with exactly `attemptsMade` attempts, and (past the first) due. It counts the attempt and pushes
+   * the due time to the lease's end, so the poller takes the delivery over only if this worker dies.
+   */
+  async claim(id: string, attemptsMade: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery | null> {
+    const em = this.metadata.em();
+    const due = attemptsMade === 0 ? {} : { nextAttemptAt: { $lte: now } };
+    const taken = await em.nativeUpdate(
+      DeliveryEntity,
+      { id, status: 'pending', attempts: attemptsMade, ...due },
+      { attempts: attemptsMade + 1, nextAttemptAt: leaseUntil, updatedAt: now },
+    );
+    if (taken === 0) return null;
+    // The payload is lazy (the list never needs it); an attempt does.
+    const row = await em.findOne(DeliveryEntity, { id }, { populate: ['payload'] });
+    if (!row) return null;
+    const { ruleId, actionId, destinationId, eventId, attempts, payload } = row;
+    return { id, appId: row.app.id, ruleId, actionId, destinationId, eventId, attempts, payload };
+  }
+
+  async finish(id: string, attempts: number, outcome: DeliveryOutcome): Promise<boolean> {
+    const updated = await this.metadata.em().nativeUpdate(DeliveryEntity, { id, status: 'pending', attempts }, { ...outcome, updatedAt: new Date() });
+    return updated > 0;
+  }
+
+  async get(id: string): Promise<Delivery | null> {
+    return this.metadata.em().findOne(DeliveryEntity, { id });
+  }
+
+  /**
+   * A page of an app's deliveries, newest first. Ids are UUIDv7, so id order is creation order and
+   * "after the last row of the previous page" is a plain `id <` on the (app_id, id) index: a page
+   * never repeats or skips a delivery while new ones are created.
+   */
+  async list(appId: string, query: DeliveryListQuery): Promise<Delivery[]> {
+    return this.metadata.em().find(
+      DeliveryEntity,
+      {
+        app: appId,
+        ...(query.ruleId === undefined ? {} : { ruleId: query.ruleId }),
+        ...(query.status === undefined ? {} : { status: query.status }),
+        ...(query.after === undefined ? {} : { id: { $lt: query.after } }),
+      },
+      { orderBy: { id: 'desc' }, limit: query.limit },
+    );
+  }
+}
+
+function uniqueKey(row: { ruleId: string; actionId: string; eventId: string }): string {
+  return `${row.ruleId}/${row.actionId}/${row.eventId}`;
+}
+
+function newRow(input: NewDelivery, firstAttemptDue: Date) {
+  const now = new Date();
+  const { appId, ...rest } = input;
+  return { ...rest, id: uuidv7(), app: appId, status: 'pending' as const, attempts: 0, lastError: null, nextAttemptAt: firstAttemptDue, createdAt: now, updatedAt: now };
+}

@@ -1,0 +1,175 @@
+import type { ConsumedBatch, MessageBus, Subscription } from '../adapters/bus/message-bus.js';
+import type { ClaimedDelivery, DeliveryStore } from '../adapters/metadata/repositories/delivery-repository.js';
+import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../delivery/delivery-types.js';
+import type { RetrySchedule } from '../domain/retry-schedule.js';
+import type { Logger } from '../observability/logger.js';
+import { alertContentSchema, decodeDeliveryJob } from './delivery-queue.js';
+import { EVENT_PARTITIONS, type Topics } from './topics.js';
+
+/**
+ * How long one attempt owns its delivery. Longer than a send can take (the outbound client gives up
+ * after 10 s, SMTP after at most 30 s idle): another worker takes the delivery over only when its
+ * owner died mid-attempt, and that attempt counts as made.
+ */
+const LEASE_MS = 60_000;
+/** How often the poller looks for due retries; a retry is late by at most this much. */
+const POLL_INTERVAL_MS = 500;
+const POLL_BATCH = 100;
+/** Attempts in flight per worker: one slow receiver must not hold up the others. */
+const CONCURRENT_ATTEMPTS = 32;
+
+export interface DeliveryWorkerDeps {
+  readonly bus: MessageBus;
+  readonly topics: Topics;
+  readonly store: DeliveryStore;
+  readonly destinations: { target(appId: string, destinationId: string): Promise<DestinationTarget | null> };
+  readonly sender: AlertSender;
+  readonly schedule: RetrySchedule;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+/**
+ * Sends alerts (issue 5 item 5). First attempts come as jobs on the deliveries topic; retries and
+ * orphaned first attempts are due rows, found by a poller. Either way an attempt starts by claiming
+ * the delivery row (a conditional update on its attempt count and lease, see DeliveryStore.claim), so
+ * two workers, or a job and the poller, never make the same attempt; a redelivered job for a delivery
+ * already attempted finds nothing to claim.
+ *
+ * Outcomes: success → succeeded. A retriable failure (network, timeout, 408, 429, 5xx) → due again
+ * after the schedule's next delay (longer if the receiver sent Retry-After); the last one, or a
+ * failure that retrying cannot fix (other 4xx, a refused address, a deleted destination) → failed,
+ * and a record goes to the deliveries dead-letter topic.
+ */
+export class DeliveryWorker {
+  readonly #deps: DeliveryWorkerDeps;
+  readonly #now: () => number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #subscription: Subscription | undefined;
+  #poller: NodeJS.Timeout | undefined;
+  #polling: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(deps: DeliveryWorkerDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    const { bus, topics } = this.#deps;
+    await bus.ensureTopic(topics.deliveries, EVENT_PARTITIONS);
+    await bus.ensureTopic(topics.deliveriesDeadLetter, EVENT_PARTITIONS);
+    this.#subscription = await bus.subscribe({
+      groupId: topics.deliveryGroup,
+      topic: topics.deliveries,
+      handler: (batch) => this.#handleJobs(batch),
+      fromBeginning: true,
+      batching: 'latency',
+    });
+    this.#poller = setInterval(() => {
+      this.#polling ??= this.#poll().finally(() => (this.#polling = undefined));
+    }, POLL_INTERVAL_MS);
+  }
+
+  /** Stops taking work and waits for the attempts in progress to be recorded. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#poller);
+    await this.#subscription?.stop();
+    this.#subscription = undefined;
+    await this.#polling;
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #handleJobs(batch: ConsumedBatch): Promise<void> {
+    const ids: string[] = [];
+    for (const message of batch.messages) {
+      const id = decodeDeliveryJob(message.value);
+      // Nothing to dead-letter: the delivery, if any, is a row the poller still finds when due.
+      if (id === null) this.#deps.logger.warn({ topic: message.topic, partition: message.partition, offset: message.offset }, 'unreadable delivery job skipped');
+      else ids.push(id);
+    }
+    // A job is always a first attempt; a delivery attempted already (a redelivered job) is not claimed.
+    await this.#attemptAll(ids.map((id) => ({ id, attempts: 0 })));
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#stopped) return;
+    try {
+      const due = await this.#deps.store.due(new Date(this.#now()), POLL_BATCH);
+      await this.#attemptAll(due);
+    } catch (err) {
+      this.#deps.logger.warn({ err }, 'delivery poll failed; trying again shortly');
+    }
+  }
+
+  async #attemptAll(deliveries: ReadonlyArray<{ id: string; attempts: number }>): Promise<void> {
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < deliveries.length) {
+        const { id, attempts } = deliveries[next++]!;
+        const attempt = this.#attempt(id, attempts);
+        this.#inFlight.add(attempt);
+        try {
+          await attempt;
+        } catch (err) {
+          // The metadata database failed around the attempt. Nothing is lost: the row is still
+          // pending, and once its lease (if it got one) runs out the poller finds it due.
+          this.#deps.logger.warn({ err, deliveryId: id }, 'delivery attempt could not be recorded; the poller will retry it');
+        } finally {
+          this.#inFlight.delete(attempt);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENT_ATTEMPTS, deliveries.length) }, lane));
+  }
+
+  async #attempt(id: string, attemptsMade: number): Promise<void> {
+    const now = this.#now();
+    const claimed = await this.#deps.store.claim(id, attemptsMade, new Date(now), new Date(now + LEASE_MS));
+    if (!claimed) return;
+    const result = await this.#send(claimed);
+    const log = { deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, attempt: claimed.attempts, status: result.status };
+    if (result.ok) {
+      await this.#deps.store.finish(id, claimed.attempts, { status: 'succeeded', lastError: null, nextAttemptAt: null });
+      this.#deps.logger.info(log, 'alert delivered');
+      return;
+    }
+    const delay = result.retriable ? this.#deps.schedule.nextRetryDelayMs(claimed.attempts, { retryAfterMs: result.retryAfterMs }) : null;
+    if (delay !== null) {
+      await this.#deps.store.finish(id, claimed.attempts, { status: 'pending', lastError: result.error, nextAttemptAt: new Date(this.#now() + delay) });
+      this.#deps.logger.warn({ ...log, error: result.error, retryInMs: delay }, 'alert delivery failed; will retry');
+      return;
+    }
+    await this.#deps.store.finish(id, claimed.attempts, { status: 'failed', lastError: result.error, nextAttemptAt: null });
+    await this.#deps.bus.produce(this.#deps.topics.deliveriesDeadLetter, [
+      {
+        key: id,
+        value: Buffer.from(JSON.stringify({ v: 1, deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, eventId: claimed.eventId, attempts: claimed.attempts, error: result.error })),
+      },
+    ]);
+    this.#deps.logger.warn({ ...log, error: result.error, retriable: result.retriable }, 'alert delivery failed for good; dead-lettered');
+  }
+
+  async #send(delivery: ClaimedDelivery): Promise<DeliveryAttemptResult> {
+    const destination = await this.#deps.destinations.target(delivery.appId, delivery.destinationId);
+    if (!destination) return { ok: false, retriable: false, status: null, error: 'the destination no longer exists', retryAfterMs: null };
+    const alert = alertContentSchema.safeParse(safeJson(delivery.payload));
+    if (!alert.success) return { ok: false, retriable: false, status: null, error: 'the stored alert is unreadable', retryAfterMs: null };
+    try {
+      return await this.#deps.sender.send(destination, alert.data, delivery.id);
+    } catch (err) {
+      // Senders report failures as results; a throw is a bug, retried like a network error.
+      this.#deps.logger.error({ err, deliveryId: delivery.id }, 'alert sender threw');
+      return { ok: false, retriable: true, status: null, error: 'unexpected error while sending', retryAfterMs: null };
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

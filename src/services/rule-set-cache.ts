@@ -1,0 +1,103 @@
+import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
+import { findAppById } from '../adapters/metadata/repositories/app-repository.js';
+import { listAllDestinations } from '../adapters/metadata/repositories/destination-repository.js';
+import { listEnabledNotificationRules } from '../adapters/metadata/repositories/notification-rule-repository.js';
+import type { StateStore } from '../adapters/state/state-store.js';
+import type { DestinationTarget } from '../delivery/delivery-types.js';
+import { compileConditions, type CompiledConditions, type Condition, type MatchMode } from '../domain/rule-conditions.js';
+import type { Logger } from '../observability/logger.js';
+import { toDestinationTarget } from './destination-target.js';
+import { VersionedCache } from './versioned-cache.js';
+
+/** One enabled action of a rule, with everything a sender needs of its destination. */
+export interface RuleSetAction {
+  readonly id: string;
+  readonly destination: DestinationTarget;
+}
+
+/** An enabled rule as the worker evaluates it; `matches` is compiled once per load, not per event. */
+export interface RuleSetRule {
+  readonly id: string;
+  readonly name: string;
+  readonly eventName: string;
+  readonly match: MatchMode;
+  readonly conditions: readonly Condition[];
+  readonly matches: CompiledConditions;
+  readonly cooldownSeconds: number;
+  readonly actions: readonly RuleSetAction[];
+}
+
+/** An app's enabled rules by the event name they watch; an unknown (deleted) app has none. */
+export interface AppRuleSet {
+  readonly appId: string;
+  readonly appName: string;
+  readonly rulesByEvent: ReadonlyMap<string, readonly RuleSetRule[]>;
+}
+
+/** Bumped after every change to rules, destinations or apps; see VersionedCache. */
+export const RULE_SET_VERSION_KEY = 'rules:version';
+const TTL_MS = 60_000;
+const MAX_APPS = 10_000;
+
+/**
+ * The worker's view of an app's rules, cached per process so evaluating an event costs no metadata
+ * query. The rules, destinations and apps services call `invalidate()` after every change and before
+ * they answer, so every process (API or worker) sees the change on its next `forApp`.
+ */
+export class RuleSetCache {
+  readonly #metadata: MetadataStore;
+  readonly #logger: Logger;
+  readonly #cache: VersionedCache<AppRuleSet>;
+
+  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger }) {
+    this.#metadata = deps.metadata;
+    this.#logger = deps.logger;
+    this.#cache = new VersionedCache({ state: deps.state, versionKey: RULE_SET_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
+  }
+
+  async forApp(appId: string): Promise<AppRuleSet> {
+    // #load never returns null, so neither does the cache.
+    return (await this.#cache.get(appId, () => this.#load(appId)))!;
+  }
+
+  /** Call after committing a change to rules, destinations, or an app's name or existence. */
+  invalidate(): Promise<void> {
+    return this.#cache.invalidate();
+  }
+
+  async #load(appId: string): Promise<AppRuleSet> {
+    const em = this.#metadata.em();
+    const app = await findAppById(em, appId);
+    if (!app) return { appId, appName: '', rulesByEvent: new Map() };
+    const [rules, destinations] = await Promise.all([listEnabledNotificationRules(em, appId), listAllDestinations(em, appId)]);
+    const targets = new Map(destinations.map((d) => [d.id, toDestinationTarget(d)]));
+    const rulesByEvent = new Map<string, RuleSetRule[]>();
+    for (const rule of rules) {
+      const actions: RuleSetAction[] = [];
+      for (const action of rule.actions) {
+        if (!action.enabled) continue;
+        const destination = targets.get(action.destinationId);
+        // Possible only after a destination deletion raced a rule write (see destinations.service.ts).
+        if (!destination) {
+          this.#logger.warn({ appId, ruleId: rule.id, actionId: action.id }, 'rule action refers to a missing destination; skipped');
+          continue;
+        }
+        actions.push({ id: action.id, destination });
+      }
+      const entry: RuleSetRule = {
+        id: rule.id,
+        name: rule.name,
+        eventName: rule.eventName,
+        match: rule.match,
+        conditions: rule.conditions,
+        matches: compileConditions(rule.conditions, rule.match),
+        cooldownSeconds: rule.cooldownSeconds,
+        actions,
+      };
+      const list = rulesByEvent.get(rule.eventName);
+      if (list) list.push(entry);
+      else rulesByEvent.set(rule.eventName, [entry]);
+    }
+    return { appId, appName: app.name, rulesByEvent };
+  }
+}
