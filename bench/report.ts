@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchResults, LoadStep, ProbeResult, TargetResult } from './results.js';
+import { eventsPerRequest } from './events.js';
 
 /**
  * Renders bench/REPORT.md from one run's results, and from nothing else: every figure in it is
@@ -205,6 +206,7 @@ function pipelineTable(t: TargetResult): string {
       String(s.connections),
       b ? int(b.batchesPerSecond) : 'n/a',
       b ? one(b.recordsPerBatch) : 'n/a',
+      b && b.batches > 0 ? one((s.accepted * eventsPerRequest(s.shape)) / b.batches) : 'n/a',
       c ? int(c.insertsPerSecond) : 'n/a',
       c ? one(c.rowsPerInsert) : 'n/a',
       c ? one(c.mergedRowsPerInsertedRow) : 'n/a',
@@ -212,10 +214,11 @@ function pipelineTable(t: TargetResult): string {
     ];
   });
   return [
-    table(['Shape', 'Conns', 'Kafka produce calls/s', 'events per produce call', 'ClickHouse INSERTs/s', 'rows per INSERT', 'rows merged per row inserted', 'ClickHouse SELECTs/s'], rows),
+    table(['Shape', 'Conns', 'Kafka produce calls/s', 'records per produce call', 'events per produce call', 'ClickHouse INSERTs/s', 'rows per INSERT', 'rows merged per row inserted', 'ClickHouse SELECTs/s'], rows),
     '',
     "Produce calls: the record batches the edge wrote to the events topic during the load, read back from the broker's log with " +
-      'kafka.tools.DumpLogSegments (one app, so one partition and one batch per produce call); events per call is what the micro-batching coalesced. ' +
+      'kafka.tools.DumpLogSegments (one app, so one partition and one batch per produce call); events per call (accepted events of the step ÷ calls) is what ' +
+      'the micro-batching coalesced. Since commit 0e66e4e the edge writes one record per app per call (event message v2), so records per call is 1 with one app. ' +
       "ClickHouse: its server-wide counters (system.events) from the start of the load until the step's events were stored; " +
       'rows merged per row inserted is how often background merges rewrote each row (the cost of many small parts).',
   ].join('\n');

@@ -34,13 +34,18 @@ describe.each(MODES)('deliveries (%s)', (mode) => {
   const base = (appRef = s.app.id) => `/v1/apps/${appRef}/deliveries`;
   const list = (query = '') => s.ok('GET', `${base()}${query}`, LIST, 200);
 
-  /** A delivery of `ruleId` for a new event, its first attempt due now. */
+  /**
+   * A delivery of `ruleId` for a new event. Its first attempt is due in an hour: the service's own
+   * delivery worker runs in this process, and would otherwise attempt it (and fail it, the destination
+   * being made up) while the test reads the list.
+   */
+  const later = () => new Date(Date.now() + 3_600_000);
   const job = (ruleId: string, appId = s.app.id) => ({ appId, ruleId, actionId: uuidv7(), destinationId: uuidv7(), eventId: uuidv7(), payload: '{}' });
 
   /** Seven deliveries, oldest first: rule A gets 0, 2, 4, 6; rule B the others. Every third one failed. */
   async function seed(): Promise<string[]> {
     s = await appSession(api, openapi, 'Deliveries');
-    const ids = await repository.createMany(Array.from({ length: 7 }, (_, i) => job(i % 2 === 0 ? ruleA : ruleB)), new Date());
+    const ids = await repository.createMany(Array.from({ length: 7 }, (_, i) => job(i % 2 === 0 ? ruleA : ruleB)), later());
     expect(ids).toHaveLength(7);
     for (const id of ids.filter((_, i) => i % 3 === 0)) {
       expect(await repository.claim(id, 0, new Date(), new Date(Date.now() + 60_000))).not.toBeNull();
@@ -90,7 +95,7 @@ describe.each(MODES)('deliveries (%s)', (mode) => {
     const first = await list('?limit=3');
     expect(first.items.map((d: any) => d.id)).toEqual([ids[6], ids[5], ids[4]]);
     // A delivery created after the first page is newer: it does not shift the pages that follow.
-    await repository.createMany([job(ruleA)], new Date());
+    await repository.createMany([job(ruleA)], later());
     const second = await list(`?limit=3&cursor=${encodeURIComponent(first.nextCursor)}`);
     expect(second.items.map((d: any) => d.id)).toEqual([ids[3], ids[2], ids[1]]);
     const third = await list(`?limit=3&cursor=${encodeURIComponent(second.nextCursor)}`);

@@ -1,15 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
+import { stackControl } from '../helpers/stack-control.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
  * Distributed mode against the real local stack. This suite stops and restarts the shared Kafka broker,
  * so it relies on the integration project running files one at a time (vitest.config.ts).
  */
-const stack = (...args: string[]): void => {
-  execFileSync('bash', ['deploy/local/stack.sh', ...args], { stdio: 'ignore', timeout: 180_000 });
-};
 
 interface Readiness {
   status: string;
@@ -32,7 +29,7 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
   });
   afterAll(async () => {
     // Leave the shared broker running whatever happened above.
-    stack('up', 'kafka');
+    await stackControl('up', 'kafka');
     expect(await service.stop('SIGTERM')).toBe(0);
     await isolated.cleanup();
   });
@@ -44,14 +41,14 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
   });
 
   it('reports 503 naming Kafka while it is stopped, and recovers when it returns', async () => {
-    stack('down', 'kafka');
+    await stackControl('down', 'kafka');
     await waitFor(async () => (await readiness(service)).status === 503, 30_000, '/readyz to turn 503');
     const down = await readiness(service);
     expect(down.body.failing).toEqual(['kafka']);
     expect(down.body.checks.kafka?.ok).toBe(false);
     expect(down.body.checks.clickhouse?.ok).toBe(true);
 
-    stack('up', 'kafka');
+    await stackControl('up', 'kafka');
     await waitFor(async () => (await readiness(service)).status === 200, 60_000, '/readyz to recover');
   });
 });

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
+import { stackControl } from '../helpers/stack-control.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
@@ -10,9 +10,6 @@ import { startService, waitFor, type ServiceProcess } from '../helpers/service-p
  * the worker killed. This suite stops and starts shared services, so it relies on the integration
  * project running files one at a time (vitest.config.ts), and always restarts what it stopped.
  */
-const stack = (...args: string[]): void => {
-  execFileSync('bash', ['deploy/local/stack.sh', ...args], { stdio: 'ignore', timeout: 180_000 });
-};
 
 interface Sent {
   accepted: string[];
@@ -64,7 +61,7 @@ function expectExactlyOnce(read: string[], accepted: string[]): void {
 describe('ingest durability (distributed)', () => {
   const harnesses: ApiHarness[] = [];
   afterAll(async () => {
-    stack('up', 'kafka', 'clickhouse');
+    await stackControl('up', 'kafka', 'clickhouse');
     for (const h of harnesses) await h.stop();
   });
 
@@ -85,9 +82,9 @@ describe('ingest durability (distributed)', () => {
     // Runs until five requests were accepted after Kafka came back.
     const loop = ingestLoop(api.url, apiKey, sent, (s) => s.statuses.slice(statusesBeforeRecovery).filter((x) => x === 202).length >= 5);
     await waitFor(() => Promise.resolve(sent.accepted.length > 0), 10_000, 'events accepted before the outage');
-    stack('down', 'kafka');
+    await stackControl('down', 'kafka');
     await waitFor(() => Promise.resolve(sent.unavailableMs.length >= 10), 30_000, 'ten 503s during the outage');
-    stack('up', 'kafka');
+    await stackControl('up', 'kafka');
     statusesBeforeRecovery = sent.statuses.length;
     await loop;
 
@@ -108,10 +105,10 @@ describe('ingest durability (distributed)', () => {
     harnesses.push(api);
     const { account, appId, apiKey } = await appOn(api);
 
-    stack('down', 'clickhouse');
+    await stackControl('down', 'clickhouse');
     const stoppedAt = Date.now();
     const sent = await ingestLoop(api.url, apiKey, newRecord(), () => Date.now() - stoppedAt > 30_000);
-    stack('up', 'clickhouse');
+    await stackControl('up', 'clickhouse');
 
     expect(sent.statuses.every((s) => s === 202)).toBe(true);
     expect(sent.accepted.length).toBeGreaterThan(100);

@@ -78,7 +78,7 @@ const SESSION_TIMEOUT_MS = 10_000;
 const LOG_REPEAT_WINDOW_MS = 10_000;
 /** How long `subscribe` waits for the member to join its group and get its partitions. */
 const JOIN_TIMEOUT_MS = 60_000;
-/** How long `subscribe` waits for a freshly created topic to become known to the brokers. */
+/** How long `ensureTopic` and `subscribe` wait for a freshly created topic to become known to the brokers. */
 const SUBSCRIBE_WAIT_MS = 15_000;
 
 export interface KafkaBusOptions {
@@ -127,7 +127,7 @@ export class KafkaBus implements MessageBus {
     try {
       // Creating an existing topic is a no-op (false), also when another process created it first.
       // The replication factor is the cluster's default.replication.factor.
-      await admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
+      await untilTopicKnown(() => admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true }));
     } finally {
       await admin.disconnect();
     }
@@ -159,7 +159,7 @@ export class KafkaBus implements MessageBus {
     const joined = untilJoined(consumer, options, this.#logger);
     try {
       await consumer.connect();
-      await subscribeWhenKnown(consumer, options);
+      await untilTopicKnown(() => consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true }));
       await consumer.run({
         eachBatchAutoResolve: false,
         // With neither a threshold nor an interval, kafkajs's commitOffsetsIfNecessary() commits nothing;
@@ -403,15 +403,16 @@ function errorMessage(error: unknown): string {
 
 /**
  * A topic created a moment ago (by this process or another) can still be unknown to the broker that
- * answers the consumer's metadata request ("This server does not host this topic-partition"), more so
- * on a loaded machine. kafkajs marks that error retriable but gives up after its own few retries;
- * topic creation is not an error worth failing a process start for, so wait for it, bounded.
+ * answers a metadata request ("This server does not host this topic-partition"), more so on a loaded
+ * machine. kafkajs marks that error retriable but gives up after its own few retries (or, waiting for
+ * a new topic's leaders, not at all); topic creation is not an error worth failing a process start
+ * for, so `call` is repeated while it fails that way, bounded.
  */
-async function subscribeWhenKnown(consumer: Consumer, options: SubscribeOptions): Promise<void> {
+async function untilTopicKnown(call: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + SUBSCRIBE_WAIT_MS;
   for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
     try {
-      await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
+      await call();
       return;
     } catch (error) {
       // By shape, not `instanceof KafkaJSError`: kafkajs is CommonJS and Node's ESM loader does not
