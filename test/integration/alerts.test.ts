@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
 import { createTestApp } from '../helpers/api-assertions.js';
-import { startHttpReceiver, type Reply, type ReceivedRequest } from '../helpers/receivers.js';
+import { startHttpReceiver, startSmtpReceiver, type Reply, type ReceivedRequest } from '../helpers/receivers.js';
 import { waitFor } from '../helpers/service-process.js';
 import { uniqueName } from '../helpers/stack-env.js';
 
@@ -17,13 +17,16 @@ const RETRIES = '0,100ms,200ms';
 describe.each(MODES)('alerts (%s)', (mode) => {
   let api: ApiHarness;
   let account: TestAccount;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 
   beforeAll(async () => {
-    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true', DELIVERY_RETRY_SCHEDULE: RETRIES });
+    smtp = await startSmtpReceiver();
+    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true', DELIVERY_RETRY_SCHEDULE: RETRIES, SMTP_URL: smtp.url, SMTP_FROM: 'alerts@example.com' });
     account = await api.newAccount();
   });
   afterAll(async () => {
     await api.stop();
+    await smtp.close();
   });
 
   /** An app with a webhook destination pointing at a fresh receiver. */
@@ -79,6 +82,44 @@ describe.each(MODES)('alerts (%s)', (mode) => {
       expect.objectContaining({ ruleId: rule.id, destinationId: t.destination.id, eventId: big, status: 'succeeded', attempts: 1, lastError: null }),
     ]);
     expect(t.receiver.requests).toHaveLength(1);
+  });
+
+  it('alerts through Slack, Discord and e-mail destinations, each in its own format', async () => {
+    const t = await setup();
+    onTestFinished(() => t.receiver.close());
+    const chat = await startHttpReceiver(() => ({ status: 200, body: 'ok' }));
+    onTestFinished(() => chat.close());
+    const destination = async (body: Record<string, unknown>) => {
+      const res = await api.request('POST', `/v1/apps/${t.app.id}/destinations`, { headers: account.auth, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as string;
+    };
+    const slack = await destination({ type: 'slack', label: '#ops', url: `${chat.baseUrl}/services/T0/B0/secret` });
+    const discord = await destination({ type: 'discord', label: 'ops', url: `${chat.baseUrl}/api/webhooks/1/secret` });
+    const mail = await destination({ type: 'email', label: 'on call', email: `oncall-${uniqueName('m')}@example.com` });
+    await t.rule({
+      name: 'Payment failed',
+      eventName: 'payment.failed',
+      actions: [{ destinationId: slack }, { destinationId: discord }, { destinationId: mail }],
+    });
+    await t.ingest({ event: 'payment.failed', level: 'error', customer_id: 'cust-7', data: { amount: 99.5, card: 'visa' } });
+
+    await waitFor(() => Promise.resolve(chat.requests.length >= 2), 20_000, 'the Slack and Discord alerts');
+    const byPath = new Map(chat.requests.map((r) => [r.path, JSON.parse(r.body)]));
+    const slackBody = byPath.get('/services/T0/B0/secret');
+    expect(slackBody.blocks.length).toBeGreaterThan(1);
+    expect(JSON.stringify(slackBody)).toContain('Payment failed');
+    expect(JSON.stringify(slackBody)).toContain('payment.failed');
+    const discordBody = byPath.get('/api/webhooks/1/secret');
+    expect(discordBody.embeds[0].title).toContain('Payment failed');
+    expect(discordBody.embeds[0].fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['amount', 'card']));
+
+    const recipient = (await api.request('GET', `/v1/apps/${t.app.id}/destinations/${mail}`, { headers: account.auth })).body.email;
+    await waitFor(() => Promise.resolve(smtp.received.some((m) => m.to && JSON.stringify(m.to).includes(recipient))), 20_000, 'the e-mail');
+    const email = smtp.received.find((m) => JSON.stringify(m.to).includes(recipient))!;
+    expect(email.subject).toContain('Payment failed');
+    expect(email.text).toContain('cust-7');
+    expect(email.html).toContain('99.5');
   });
 
   it('applies every operator, any and all: each rule triggers exactly when its conditions say', async () => {
