@@ -14,6 +14,10 @@ declare module 'autocannon' {
     pipelining?: number;
     /** Seconds before a request counts as timed out. */
     timeout?: number;
+    /** Requests per second over all connections (no limit when absent). */
+    overallRate?: number;
+    /** Requests to make in all; takes precedence over `duration`. */
+    amount?: number;
   }
 
   /** Milliseconds for latency; percentile keys as autocannon names them (p97_5 is the 97.5th). */

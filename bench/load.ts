@@ -5,7 +5,9 @@ import { eventsPerRequest, requestBody, type RequestShape } from './events.js';
  * One fixed-duration autocannon run against POST /v1/ingest. Closed loop: each connection sends its
  * next request when the previous one is answered, so `connections` is the number of requests in
  * flight, and a slower service shows up as fewer requests per second at a higher latency rather
- * than as a queue that grows in the load generator.
+ * than as a queue that grows in the load generator. With `requestsPerSecond`, the connections
+ * together send at most that many requests per second (autocannon's overallRate): a steady
+ * background load that leaves the machine room, for measurements taken under it (bench/alerts.ts).
  */
 
 export interface LoadOptions {
@@ -14,6 +16,15 @@ export interface LoadOptions {
   readonly shape: RequestShape;
   readonly connections: number;
   readonly durationSeconds: number;
+  /** At most this many requests per second over all connections; unlimited when absent. */
+  readonly requestsPerSecond?: number;
+  /**
+   * Exactly this many requests, each answered before the run ends (autocannon's amount; the run then
+   * lasts as long as they take, not `durationSeconds`). A duration-bound run stops with requests in
+   * flight that the service may still accept without the load generator counting them: this option is
+   * for when every accepted event must be accounted for.
+   */
+  readonly requests?: number;
 }
 
 export interface LoadOutcome {
@@ -41,6 +52,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     connections: options.connections,
     duration: options.durationSeconds,
     timeout: REQUEST_TIMEOUT_SECONDS,
+    ...(options.requestsPerSecond === undefined ? {} : { overallRate: options.requestsPerSecond }),
+    ...(options.requests === undefined ? {} : { amount: options.requests }),
   });
   const accepted = result.statusCodeStats['202']?.count ?? 0;
   const non202: Record<string, number> = {};

@@ -2,32 +2,46 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { LatencySummary, ProbeResult } from './results.js';
 
 /**
- * Ingest→readable latency under load. Every `intervalMs` the probe ingests one event of its own,
- * marked by a unique customer_id, into the same app the load goes to (so it waits in the same Kafka
- * partition and worker batches as the load), then polls GET /v1/apps/{id}/events for that marker
- * until it shows up. A sample is the time from the 202 to the end of the first read that returned
- * the event: an upper bound, over by at most one poll interval plus one read.
+ * Latency under load, from ingest to wherever an event is awaited. Every `intervalMs` the probe
+ * ingests one event of its own, marked by a unique customer_id, into the same app the load goes to
+ * (so it waits in the same Kafka partition and worker batches as the load), and hands it to a
+ * watcher that says when the event was seen at the far end. A sample is the time from the 202 to
+ * that moment. Two watchers:
+ * - readable (`readabilityProbe`): polls GET /v1/apps/{id}/events for the marker; a sample is an
+ *   upper bound, over by at most one poll interval plus one read;
+ * - alert delivered (bench/alerts.ts): waits for the webhook of a rule matching the marker to reach
+ *   the benchmark's receiver.
  *
- * Kept light on purpose: about 5 ingests/s and, with reads resolving in well under a second, a few
- * dozen reads/s, against thousands of load requests/s. Each read names the event's own timestamp in
- * `from`: the events table is sorted by (app, timestamp), so ClickHouse reads only the newest
- * granules instead of scanning the whole app for a customer id, which would make the probe itself a
- * load that grows with the table.
+ * Kept light on purpose: a handful of ingests/s against thousands of load requests/s.
  */
 
 export interface ProbeOptions {
   readonly url: string;
   readonly apiKey: string;
-  readonly clientSecret: string;
-  readonly appId: string;
   /** Distinguishes this run's markers from any other run's in the same app. */
   readonly runId: string;
   readonly intervalMs: number;
-  readonly pollMs: number;
+  /** How long after its 202 a probe event may take to be seen before it counts as timed out. */
   readonly timeoutMs: number;
+  /** The event a probe sends (given its marker and timestamp); `bench.probe` with no data by default. */
+  readonly event?: (marker: string, timestamp: string) => Record<string, unknown>;
+  /** Resolves with the performance.now() the event was seen at, or null if not within `timeoutMs` of its 202. */
+  readonly watch: (sent: SentProbe) => Promise<number | null>;
 }
 
-export class ReadabilityProbe {
+/** A probe event the service answered 202. */
+export interface SentProbe {
+  /** The id the service gave the event. */
+  readonly eventId: string;
+  /** Its customer_id. */
+  readonly marker: string;
+  /** Its timestamp, ISO 8601. */
+  readonly timestamp: string;
+  /** performance.now() when the 202's headers arrived. */
+  readonly acceptedAt: number;
+}
+
+export class LatencyProbe {
   readonly #options: ProbeOptions;
   readonly #samples: number[] = [];
   readonly #pending = new Set<Promise<void>>();
@@ -77,47 +91,62 @@ export class ReadabilityProbe {
   }
 
   async #probeOnce(): Promise<void> {
-    const { url, apiKey, clientSecret, appId, runId, pollMs, timeoutMs } = this.#options;
+    const { url, apiKey, runId, event = defaultEvent, watch } = this.#options;
     const marker = `probe-${runId}-${++this.#sequence}`;
     const timestamp = new Date().toISOString();
     // A failed send (reset socket) rejects; #loop counts it as not accepted.
     const res = await fetch(`${url}/v1/ingest`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      body: JSON.stringify({ event: 'bench.probe', customer_id: marker, timestamp, data: {} }),
+      body: JSON.stringify(event(marker, timestamp)),
     });
-    await res.arrayBuffer();
-    if (res.status !== 202) {
+    // Taken before the body is read: the event may be on its way through the pipeline already.
+    const acceptedAt = performance.now();
+    const body = (await res.json().catch(() => null)) as { events?: Array<{ id?: unknown }> } | null;
+    const eventId = body?.events?.[0]?.id;
+    if (res.status !== 202 || typeof eventId !== 'string') {
       this.#notAccepted++;
       return;
     }
     this.#accepted++;
-    const acceptedAt = performance.now();
-    const query = new URLSearchParams({ customer_id: marker, from: timestamp, limit: '1' });
-    const readUrl = `${url}/v1/apps/${appId}/events?${query.toString()}`;
-    for (;;) {
-      if (await this.#visible(readUrl, clientSecret)) {
-        this.#samples.push(performance.now() - acceptedAt);
-        return;
-      }
-      const now = performance.now();
-      if (now - acceptedAt > timeoutMs) {
-        this.#timedOut++;
-        return;
-      }
-      await delay(pollMs);
-    }
+    const seenAt = await watch({ eventId, marker, timestamp, acceptedAt });
+    if (seenAt === null) this.#timedOut++;
+    else this.#samples.push(seenAt - acceptedAt);
   }
+}
 
-  /** A failed read (a 5xx, a reset socket) is just "not seen yet": the probe's timeout decides. */
-  async #visible(readUrl: string, clientSecret: string): Promise<boolean> {
-    try {
-      const read = await fetch(readUrl, { headers: { authorization: `Bearer ${clientSecret}` } });
-      const body = (await read.json()) as { items?: unknown[] };
-      return read.status === 200 && (body.items?.length ?? 0) > 0;
-    } catch {
-      return false;
-    }
+const defaultEvent = (marker: string, timestamp: string): Record<string, unknown> => ({ event: 'bench.probe', customer_id: marker, timestamp, data: {} });
+
+/**
+ * Ingest→readable: polls GET /v1/apps/{id}/events for the marker every `pollMs` until it shows up.
+ * Each read names the event's own timestamp in `from`: the events table is sorted by (app, timestamp),
+ * so ClickHouse reads only the newest granules instead of scanning the whole app for a customer id,
+ * which would make the probe itself a load that grows with the table.
+ */
+export function readabilityProbe(options: Omit<ProbeOptions, 'watch' | 'event'> & { clientSecret: string; appId: string; pollMs: number }): LatencyProbe {
+  const { url, clientSecret, appId, pollMs, timeoutMs } = options;
+  return new LatencyProbe({
+    ...options,
+    watch: async ({ marker, timestamp, acceptedAt }) => {
+      const query = new URLSearchParams({ customer_id: marker, from: timestamp, limit: '1' });
+      const readUrl = `${url}/v1/apps/${appId}/events?${query.toString()}`;
+      for (;;) {
+        if (await visible(readUrl, clientSecret)) return performance.now();
+        if (performance.now() - acceptedAt > timeoutMs) return null;
+        await delay(pollMs);
+      }
+    },
+  });
+}
+
+/** A failed read (a 5xx, a reset socket) is just "not seen yet": the probe's timeout decides. */
+async function visible(readUrl: string, clientSecret: string): Promise<boolean> {
+  try {
+    const read = await fetch(readUrl, { headers: { authorization: `Bearer ${clientSecret}` } });
+    const body = (await read.json()) as { items?: unknown[] };
+    return read.status === 200 && (body.items?.length ?? 0) > 0;
+  } catch {
+    return false;
   }
 }
 

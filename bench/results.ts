@@ -3,6 +3,7 @@ import type { CodeVersion } from './code-version.js';
 import type { CpuUsage } from './cpu.js';
 import type { RequestShape } from './events.js';
 import type { BatchStats } from './kafka-batches.js';
+import type { LoadOutcome } from './load.js';
 
 /**
  * The shape of bench/results/latest.json: every figure of a run, as measured. bench/REPORT.md is
@@ -82,6 +83,67 @@ export interface KafkaPerfResult {
   readonly cpu: CpuUsage;
 }
 
+/** One background load of the alerts benchmark: as asked of autocannon, and as measured. */
+export interface AlertLoad extends LoadOutcome {
+  readonly shape: RequestShape;
+  readonly connections: number;
+  /** Requests per second asked of autocannon over all connections (its overallRate). */
+  readonly requestsPerSecondLimit: number;
+}
+
+/** Every event of the load matches a rule: how fast the pipeline turns events into delivered alerts. */
+export interface AlertThroughput {
+  readonly load: AlertLoad;
+  /** What the rule matches, in words. */
+  readonly rule: string;
+  readonly ruleId: string;
+  /** Accepted events of the load: each should become one alert. */
+  readonly matchingEvents: number;
+  /** Their alerts that reached the receiver, until all had or the drain timeout. */
+  readonly delivered: number;
+  /** Of those, the ones that arrived while the load ran. */
+  readonly deliveredDuringLoad: number;
+  /** Seconds from the start of the load until the first alert arrived: how long the pipeline takes to get going. */
+  readonly firstAlertSeconds: number | null;
+  /** Seconds after the load until the last alert arrived; null if not all arrived within the drain timeout. */
+  readonly drainSeconds: number | null;
+  readonly drainTimeoutSeconds: number;
+  /**
+   * The delivery rate: delivered alerts ÷ seconds from the first to the last of them. Offered more than
+   * it delivers, this is the pipeline's capacity; null with fewer than two alerts.
+   */
+  readonly alertsPerSecond: number | null;
+  /** Matching events ÷ seconds from the start of the load until the last alert; null if not drained. */
+  readonly endToEndAlertsPerSecond: number | null;
+  /** From the start of the load until every alert arrived (or the drain timeout). */
+  readonly cpu: CpuUsage;
+}
+
+/** Issue 5: ingest→alert delivered in distributed mode (api + worker), through a webhook to the benchmark. */
+export interface AlertsResult {
+  /** Human label of the service target, e.g. "distributed (api + worker)". */
+  readonly label: string;
+  readonly latency: {
+    /** What the probes' rule matches, in words. */
+    readonly rule: string;
+    readonly probeRuleId: string;
+    readonly probeIntervalMs: number;
+    readonly probeTimeoutMs: number;
+    /** The background loads that ran side by side during the measurement. */
+    readonly load: readonly AlertLoad[];
+    /** From each probe's 202 to its webhook reaching the receiver. */
+    readonly probe: ProbeResult;
+    /** During the background load. */
+    readonly cpu: CpuUsage;
+  };
+  /** Null when not measured (the rule never went live); the reason is under problems. */
+  readonly throughput: AlertThroughput | null;
+  /** Requests to the receiver whose body was not an alert. */
+  readonly unreadableWebhooks: number;
+  /** Alerts the receiver got again for a (rule, event) it had had (counted once in every figure above). */
+  readonly duplicateWebhooks: number;
+}
+
 export interface MachineInfo {
   readonly cpuModel: string;
   readonly cores: number;
@@ -112,6 +174,8 @@ export interface BenchResults {
   readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly targets: readonly TargetResult[];
   readonly kafkaPerf: KafkaPerfResult | null;
+  /** Absent in results written before the alerts benchmark existed; null when not measured. */
+  readonly alerts?: AlertsResult | null;
   /** Things that went wrong but did not stop the run (a failed clean-up, a ceiling that could not run). */
   readonly problems: readonly string[];
 }

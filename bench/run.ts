@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EVENT_PARTITIONS } from '../src/pipeline/topics.js';
 import { uniqueName } from '../test/helpers/stack-env.js';
+import { startAlertReceiver } from './alert-receiver.js';
+import { benchAlerts } from './alerts.js';
 import { clickhouseActivity, clickhouseCounters } from './clickhouse-counters.js';
 import { codeVersion } from './code-version.js';
 import { CpuSampler, type PidSource } from './cpu.js';
@@ -13,27 +15,30 @@ import { BATCH_SIZE, SAMPLE_EVENT, SHAPES, eventMessageBytes, eventsPerRequest, 
 import { runKafkaPerf } from './kafka-perf.js';
 import { runLoad } from './load.js';
 import { describeMachine } from './machine.js';
-import { ReadabilityProbe, mergeProbeResults } from './probe.js';
+import { mergeProbeResults, readabilityProbe } from './probe.js';
 import { summariseProfile } from './profile-summary.js';
 import { batchStats, endOffsets, readRecordBatches, type EndOffsets } from './kafka-batches.js';
 import { findStackProcesses, postgresPids, type StackProcesses } from './processes.js';
 import { renderReport } from './report.js';
-import type { BenchResults, KafkaPerfResult, LoadStep, ProbeResult, TargetKind, TargetResult } from './results.js';
+import type { AlertsResult, BenchResults, KafkaPerfResult, LoadStep, ProbeResult, TargetKind, TargetResult } from './results.js';
 import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackAddresses } from './stack.js';
 import { startBareServer, startDistributed, startEmbedded, type ServiceSettings, type Target } from './targets.js';
 
 /**
- * `npm run bench`: issue 4 item 6. Starts the local stack, then measures in one run
+ * `npm run bench`: issue 4 item 6 and issue 5. Starts the local stack, then measures in one run
  *   1. the bare node:http ceiling,            3. embedded mode (one process, chDB),
  *   2. kafka-producer-perf-test's ceiling,    4. distributed mode (api + worker, and one `all` process),
  * each service target with single-event and 100-event requests at rising concurrency, with the
- * ingest→readable probe running during every step; then writes bench/results/latest.json and
- * bench/REPORT.md. Options (after `npm run bench --`):
- *   --duration S        seconds per load step (10)
+ * ingest→readable probe running during every step; then
+ *   5. alerts: ingest→alert delivered under a steady background load, and alerts/s when every event
+ *      matches, in distributed mode (api + worker) with a webhook to a receiver in this process
+ *      (bench/alerts.ts; about a minute);
+ * then writes bench/results/latest.json and bench/REPORT.md. Options (after `npm run bench --`):
+ *   --duration S        seconds per load step (10); also each of the two alerts phases
  *   --connections LIST  concurrency steps (1,8,32,64)
  *   --shapes LIST       request shapes: single and/or batch (single,batch)
  *   --layout L          distributed layout: split (api + worker), all (one process) or both (both)
- *   --only LIST         subset of bare,kafka,embedded,distributed (all of them)
+ *   --only LIST         subset of bare,kafka,embedded,distributed,alerts (all of them)
  *   --kafka-records N   records for kafka-producer-perf-test (1000000)
  *   --profile           CPU-profile the service processes; profiles, their SUMMARY-*.txt, the report and
  *                       the results go to bench/results/profiles/ (a profiled run is slower)
@@ -44,6 +49,8 @@ import { startBareServer, startDistributed, startEmbedded, type ServiceSettings,
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** What `--only` may name; a default run measures all of them. */
+const PARTS = ['bare', 'kafka', 'embedded', 'distributed', 'alerts'] as const;
 
 const { values: options } = parseArgs({
   options: {
@@ -51,7 +58,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '1,8,32,64' },
     shapes: { type: 'string', default: SHAPES.join(',') },
     layout: { type: 'string', default: 'both' },
-    only: { type: 'string', default: 'bare,kafka,embedded,distributed' },
+    only: { type: 'string', default: PARTS.join(',') },
     'kafka-records': { type: 'string', default: '1000000' },
     profile: { type: 'boolean', default: false },
     'render-only': { type: 'boolean', default: false },
@@ -93,7 +100,7 @@ const STACK_WAIT_MS = 180_000;
 const DRAIN_TIMEOUT_MS = 90_000;
 
 for (const item of ONLY) {
-  if (!['bare', 'kafka', 'embedded', 'distributed'].includes(item)) throw new Error(`--only: unknown part ${JSON.stringify(item)}`);
+  if (!(PARTS as readonly string[]).includes(item)) throw new Error(`--only: unknown part ${JSON.stringify(item)}`);
 }
 if (!['split', 'all', 'both'].includes(options.layout)) throw new Error(`--layout: expected split, all or both`);
 
@@ -117,11 +124,14 @@ async function withCleanup<T extends { stop(): Promise<void> }, R>(resource: T, 
   }
 }
 
-/** Processes whose CPU time each step accounts: the target's, the stack's, and this load generator's. */
-function cpuGroups(target: Target, stackProcesses: StackProcesses): Record<string, PidSource> {
+/**
+ * Processes whose CPU time each step accounts: the target's, the stack's, and this process's (the load
+ * generator, plus the alert receiver in the alerts benchmark: `self` names what it does).
+ */
+function cpuGroups(target: Target, stackProcesses: StackProcesses, self = 'load generator (autocannon)'): Record<string, PidSource> {
   const groups: Record<string, PidSource> = {};
   for (const [role, pid] of Object.entries(target.pids)) groups[role] = () => [pid];
-  groups['load generator (autocannon)'] = () => [process.pid];
+  groups[self] = () => [process.pid];
   groups.kafka = () => stackProcesses.kafka;
   groups.clickhouse = () => stackProcesses.clickhouse;
   groups.postgresql = postgresPids;
@@ -168,7 +178,7 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
   for (const shape of STEP_SHAPES) {
     for (const connections of CONNECTIONS) {
       const probe = target.reader
-        ? new ReadabilityProbe({ url: target.url, apiKey: target.apiKey, ...target.reader, runId: `${ctx.runId}-${shape}-${connections}`, ...PROBE })
+        ? readabilityProbe({ url: target.url, apiKey: target.apiKey, ...target.reader, runId: `${ctx.runId}-${shape}-${connections}`, ...PROBE })
         : null;
       const offsetsBefore = kafka ? await endOffsets(kafka.brokers, kafka.eventsTopic) : null;
       const countersBefore = target.clickhouseUrl ? await clickhouseCounters(target.clickhouseUrl) : null;
@@ -330,6 +340,34 @@ async function main(): Promise<void> {
     }
   }
 
+  let alerts: AlertsResult | null = null;
+  if (ONLY.has('alerts')) {
+    const label = 'distributed (api + worker)';
+    await waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
+    log(`alerts, ${label}: starting the service and the webhook receiver`);
+    // The receiver outlives the service: attempts still in flight at its stop are answered.
+    alerts = await withCleanup(await startAlertReceiver(), async (receiver) => {
+      // Loopback destinations are refused by default (the SSRF guard); the receiver is on loopback.
+      const alertSettings: ServiceSettings = { extraEnv: { ...settings.extraEnv, OUTBOUND_ALLOW_PRIVATE: 'true' } };
+      return withCleanup(await startDistributed(stack, 'split', alertSettings), async (target) => {
+        const serversAtStart = findStackProcesses();
+        const result = await benchAlerts({
+          label,
+          target,
+          receiver,
+          runId: `${ctx.runId}-alerts`,
+          durationSeconds: DURATION_S,
+          warmupSeconds: WARMUP_S,
+          cpuGroups: cpuGroups(target, serversAtStart, 'load generator and alert receiver'),
+          log,
+          problems,
+        });
+        noteRestarts(ctx, `alerts (${label})`, serversAtStart);
+        return result;
+      });
+    });
+  }
+
   const results: BenchResults = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -351,6 +389,7 @@ async function main(): Promise<void> {
     loadAverage: { start: loadStart, end: os.loadavg() },
     targets,
     kafkaPerf,
+    alerts,
     problems,
   };
   if (options.profile) writeProfileSummary(startedAt);
@@ -377,7 +416,7 @@ function writeProfileSummary(since: Date): void {
     .filter((f) => statSync(f).mtimeMs >= since.getTime());
   const text = files.map((f) => summariseProfile(f, 25)).join('\n\n');
   // Named by what was measured, so profiles of different modes and request shapes sit side by side.
-  const modes = [...ONLY].filter((part) => part === 'embedded' || part === 'distributed');
+  const modes = [...ONLY].filter((part) => part === 'embedded' || part === 'distributed' || part === 'alerts');
   const summary = path.join(PROFILE_DIR, `SUMMARY-${modes.join('+')}-${STEP_SHAPES.join('+')}.txt`);
   writeFileSync(summary, `Profiles of the run started ${since.toISOString()} (npm run bench -- ${process.argv.slice(2).join(' ')})\n\n${text}\n`);
   log(`wrote ${path.relative(ROOT, summary)}`);

@@ -104,7 +104,10 @@ export async function createBenchResources(stack: StackAddresses): Promise<Bench
           deleteBenchTopics(stack.kafkaBrokers, topicPrefix),
         ]);
         const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason as unknown), 'could not remove every benchmark resource');
+        if (failed.length > 0) {
+          const reasons = failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))).join('; ');
+          throw new AggregateError(failed.map((f) => f.reason as unknown), `could not remove every benchmark resource: ${reasons}`);
+        }
       })()),
   };
 }
@@ -118,6 +121,13 @@ async function dropClickHouseDatabase(url: string, name: string): Promise<void> 
   }
 }
 
+/**
+ * A group whose member did not leave (a service that hit its shutdown deadline with work in hand
+ * exits without leaving) cannot be deleted until the coordinator evicts the member: the service's
+ * session timeout is 10 s, so group deletion is retried a little longer than that.
+ */
+const GROUP_DELETE_PATIENCE_MS = 15_000;
+
 /** The topics under a benchmark prefix and the consumer groups named with it (the worker's group). */
 export async function deleteBenchTopics(brokers: string[], prefix: string): Promise<void> {
   assertBenchName(prefix.slice(0, -1));
@@ -125,10 +135,21 @@ export async function deleteBenchTopics(brokers: string[], prefix: string): Prom
   const admin = new Kafka({ brokers, clientId: 'bench-cleanup', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
-    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
-    if (groups.length > 0) await admin.deleteGroups(groups);
+    // Topics first: a group that cannot be deleted yet must not leave the topics behind.
     const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
     if (topics.length > 0) await admin.deleteTopics({ topics });
+    const deadline = Date.now() + GROUP_DELETE_PATIENCE_MS;
+    for (;;) {
+      const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
+      if (groups.length === 0) return;
+      try {
+        await admin.deleteGroups(groups);
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
   } finally {
     await admin.disconnect();
   }
