@@ -8,6 +8,21 @@ cd "$(dirname "$0")/.."
 # node_modules comes from `npm install` (the README's command); a bare `npm test` in a fresh clone too.
 [ -d node_modules ] || npm install --no-audit --no-fund
 
+# promtool checks the shipped Prometheus rules and config (test/unit/ops-assets.test.ts) and a live
+# /metrics scrape. It comes with Debian's prometheus package; only the tool is wanted, so a server
+# that the install starts is stopped again (by its pid: a Prometheus that was already running stays).
+if ! command -v promtool >/dev/null 2>&1; then
+  echo "==> installing promtool (Debian package prometheus)" >&2
+  before="$(pgrep -x prometheus || true)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends prometheus >&2 \
+    || { apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends prometheus >&2; }
+  systemctl stop prometheus 2>/dev/null || true
+  for pid in $(pgrep -x prometheus || true); do
+    grep -qx "$pid" <<<"$before" || kill "$pid" 2>/dev/null || true
+  done
+fi
+
 echo "==> local stack" >&2
 eval "$(bash deploy/local/stack.sh up)"
 export KAFKA_BROKERS CLICKHOUSE_URL REDIS_URL DATABASE_URL

@@ -22,8 +22,8 @@ const compose = parse(read('docker-compose.yml'), { merge: true }) as { services
 const services = compose.services;
 
 describe('docker-compose.yml', () => {
-  it('has the distributed stack, both roles and Prometheus', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'clickhouse', 'kafka', 'postgres', 'prometheus', 'redis', 'worker']);
+  it('has the distributed stack, both roles, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'clickhouse', 'grafana', 'kafka', 'postgres', 'prometheus', 'redis', 'worker']);
     expect(services.kafka?.image).toMatch(/^apache\/kafka:3\.9\./);
     expect(services.kafka?.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
   });
