@@ -9,9 +9,14 @@ import { ClickHouseEventStore } from './adapters/event-store/clickhouse-event-st
 import type { StateStore } from './adapters/state/state-store.js';
 import { RedisStateStore } from './adapters/state/redis-state-store.js';
 import { MemoryStateStore } from './adapters/state/memory-state-store.js';
+import type { RateLimiter } from './adapters/rate-limit/rate-limiter.js';
+import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.js';
+import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.js';
 import { createPostgresMetadataStore, createSqliteMetadataStore, type MetadataStore } from './adapters/metadata/metadata-store.js';
 import type { Logger } from './observability/logger.js';
+import { instrumentEventStore } from './observability/event-store-metrics.js';
 import { createMetricsRegistry } from './observability/metrics.js';
+import { createServiceMetrics, kafkaBusMetrics, type KafkaBusMetrics } from './observability/service-metrics.js';
 import { createAlertSender } from './delivery/channel-senders.js';
 import type { AlertSender } from './delivery/delivery-types.js';
 import { createSmtpMailer } from './delivery/mailer.js';
@@ -44,6 +49,8 @@ export interface Container {
   readonly bus: MessageBus;
   readonly state: StateStore;
   readonly authenticator: Authenticator;
+  /** Per-account request budgets (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S), shared by every API process. */
+  readonly rateLimiter: RateLimiter;
   readonly topics: Topics;
   readonly sink: EventSink;
   readonly ingestConfig: IngestConfigCache;
@@ -89,10 +96,10 @@ async function embeddedAdapters(config: Config, logger: Logger): Promise<Adapter
   };
 }
 
-function distributedAdapters(d: DistributedConfig, logger: Logger): Adapters {
+function distributedAdapters(d: DistributedConfig, logger: Logger, busMetrics: KafkaBusMetrics | undefined): Adapters {
   const metadata = createPostgresMetadataStore({ url: d.databaseUrl });
   const events = new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
-  const bus = new KafkaBus({ brokers: [...d.kafkaBrokers], clientId: 'event-alerting', logger: logger.child({ component: 'kafka' }) });
+  const bus = new KafkaBus({ brokers: [...d.kafkaBrokers], clientId: 'event-alerting', logger: logger.child({ component: 'kafka' }), metrics: busMetrics });
   const state = new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) });
   // Both roles use every dependency: the API produces to Kafka, reads events from ClickHouse, checks
   // keys in PostgreSQL and limits in Redis; the worker consumes, stores, and keeps rule state.
@@ -111,9 +118,19 @@ function distributedAdapters(d: DistributedConfig, logger: Logger): Adapters {
 }
 
 export async function createContainer(config: Config, logger: Logger): Promise<Container> {
-  const adapters = config.distributed ? distributedAdapters(config.distributed, logger) : await embeddedAdapters(config, logger);
-  const { metadata, events, bus, state } = adapters;
   const topics = topicsFor(config.topicPrefix);
+  // One registry per process; every part records into it and GET /metrics serves it (docs/metrics.md).
+  const registry = createMetricsRegistry();
+  const serviceMetrics = createServiceMetrics(registry);
+  // Kafka's series exist in distributed mode only: embedded mode has no Kafka to report on.
+  const busMetrics = config.distributed ? kafkaBusMetrics(serviceMetrics, topics) : undefined;
+  const adapters = config.distributed ? distributedAdapters(config.distributed, logger, busMetrics) : await embeddedAdapters(config, logger);
+  const { metadata, bus, state } = adapters;
+  const events = instrumentEventStore(adapters.events, serviceMetrics);
+  const checks = adapters.checks.map((check) => ({
+    ...check,
+    observe: (up: boolean) => serviceMetrics.dependencyUp.set({ dependency: check.name }, up ? 1 : 0),
+  }));
 
   // Stopped in reverse: nothing produces or consumes after the stores it writes to are closed.
   const stoppers: Array<{ name: string; stop: () => Promise<void> }> = [];
@@ -138,6 +155,11 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     logger: logger.child({ component: 'alerts' }),
   });
   const ruleSets = new RuleSetCache({ metadata, state, logger });
+  // Only API processes consult it; a worker's (idle) Redis connection costs nothing worth a special case.
+  const rateLimiter: RateLimiter = config.distributed
+    ? new RedisRateLimiter({ url: config.distributed.redisUrl, policy: config.rateLimit })
+    : new MemoryRateLimiter(config.rateLimit);
+  stoppers.push({ name: 'rate limiter', stop: () => rateLimiter.close() });
 
   try {
     // Migrations are numbered and idempotent, and safe when several processes start at once.
@@ -160,6 +182,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
         sender: alertSender,
         schedule: createRetrySchedule(config.deliveryRetryScheduleMs),
         logger: logger.child({ component: 'delivery' }),
+        metrics: serviceMetrics,
       });
       stoppers.push({ name: 'delivery worker', stop: () => deliveryWorker.stop() });
       await deliveryWorker.start();
@@ -168,12 +191,14 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
         state,
         deliveries: busDeliveryQueue({ bus, topics, store: deliveryStore }),
         logger: logger.child({ component: 'rules' }),
+        metrics: serviceMetrics,
       });
       const pipeline = new EventPipeline({
         bus,
         events,
         topics,
         logger: logger.child({ component: 'pipeline' }),
+        metrics: serviceMetrics,
         afterStored: (eventsByApp) => evaluator.evaluate(eventsByApp),
       });
       // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its
@@ -185,23 +210,28 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     await stopAll();
     throw err;
   }
+  // Pushed last, so stopped first (HTTP has drained by then): the produce calls of requests already
+  // accepted into it finish, and their callers get their answers, while the bus and the stores are open.
+  const sink = config.distributed ? kafkaEventSink(bus, topics, busMetrics) : storeFirstEventSink(events, bus, topics);
+  stoppers.push({ name: 'event sink', stop: () => sink.close() });
 
   let stopping: Promise<void> | undefined;
   return {
     config,
     logger,
-    metrics: createMetricsRegistry(),
+    metrics: registry,
     metadata,
     events,
     bus,
     state,
     authenticator: new Authenticator({ metadata, state, logger, cacheTtlMs: authCacheTtlMs(config) }),
+    rateLimiter,
     topics,
-    sink: config.distributed ? kafkaEventSink(bus, topics) : storeFirstEventSink(events, bus, topics),
+    sink,
     ingestConfig: new IngestConfigCache({ metadata, state, logger }),
     alertSender,
     ruleSets,
-    checks: adapters.checks,
+    checks,
     stop: () => (stopping ??= stopAll()),
   };
 }

@@ -4,6 +4,14 @@ import { createContainer } from './container.js';
 import { createLogger } from './observability/logger.js';
 import { startServer } from './server.js';
 
+/**
+ * Of the shutdown budget (SHUTDOWN_TIMEOUT_MS), the share in-flight HTTP requests get to finish. The
+ * rest is for the container: the produce calls those requests wait on, the consumer's batch in
+ * progress (stored, evaluated, committed), the delivery attempts in progress, then the connections.
+ * A request's own work is bounded well below this (a produce call gives up after 5 s).
+ */
+const HTTP_GRACE_SHARE = 0.6;
+
 /** Entry point: config, container, role, signals. Everything else is built from arguments. */
 async function main(): Promise<void> {
   let config: Config;
@@ -23,22 +31,14 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const container = await createContainer(config, logger);
-  const server = await startServer(container);
-  logger.info({ url: server.url, mode: config.mode, role: config.role }, 'event alerting service started');
-
-  let shuttingDown = false;
-  const shutdown = (signal: string): void => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    logger.info({ signal }, 'shutting down');
-    // Whatever happens, the process is gone within the budget (contract: exit within 10 s).
-    const hardStop = setTimeout(() => {
-      logger.error('graceful shutdown took too long; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    hardStop.unref();
-    server.shutdown(config.shutdownTimeoutMs * 0.6).then(
+  // Signals are handled from the start: one that arrives while the process is still starting (an
+  // orchestrator scaling down a pod that is not ready yet) stops it as soon as the start completes,
+  // within the same budget, instead of killing it half-connected with the signal's default action.
+  let stopRequested = false;
+  /** Set once the service runs; until then the start sequence checks `stopRequested` itself. */
+  let shutdownRunning: (() => Promise<void>) | null = null;
+  const stop = (shutdown: () => Promise<void>): void => {
+    shutdown().then(
       () => {
         logger.info('stopped');
         process.exit(0);
@@ -49,8 +49,30 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  const onSignal = (signal: string): void => {
+    if (stopRequested) return;
+    stopRequested = true;
+    logger.info({ signal, starting: shutdownRunning === null }, 'shutting down');
+    // Whatever happens, the process is gone within the budget (contract: exit within 10 s).
+    const hardStop = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'graceful shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    hardStop.unref();
+    if (shutdownRunning) stop(shutdownRunning);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  const container = await createContainer(config, logger);
+  if (stopRequested) {
+    stop(() => container.stop());
+    return;
+  }
+  const server = await startServer(container);
+  shutdownRunning = () => server.shutdown(config.shutdownTimeoutMs * HTTP_GRACE_SHARE);
+  logger.info({ url: server.url, mode: config.mode, role: config.role }, 'event alerting service started');
+  if (stopRequested) stop(shutdownRunning);
 }
 
 main().catch((err: unknown) => {

@@ -1,12 +1,16 @@
-import type { Server } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpApp } from './http/app.js';
+import { AccountRateLimit } from './http/rate-limit.js';
 import type { Container } from './container.js';
 import { v1Routes } from './http/routes/v1.js';
 
 export interface RunningServer {
   readonly url: string;
-  /** Stops accepting, lets in-flight requests finish (bounded by `graceMs`), then stops the container. */
+  /**
+   * Stops accepting, lets in-flight requests finish (bounded by `graceMs`), then stops the container
+   * (which answers the requests still waiting on a produce call, see EventSink.close). Safe to call twice.
+   */
   shutdown(graceMs: number): Promise<void>;
 }
 
@@ -17,27 +21,57 @@ export async function startServer(container: Container): Promise<RunningServer> 
     logger: container.logger,
     metrics: container.metrics,
     checks: container.checks,
-    ...(servesApi ? { api: { routes: v1Routes(container), authenticator: container.authenticator } } : {}),
+    ...(servesApi
+      ? {
+          api: {
+            routes: v1Routes(container),
+            authenticator: container.authenticator,
+            rateLimit: new AccountRateLimit({ limiter: container.rateLimiter, metrics: container.metrics, logger: container.logger.child({ component: 'rate-limit' }) }),
+          },
+        }
+      : {}),
   });
   const { host, port } = container.config.http;
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once('error', reject);
+  // Responses not yet sent; once draining, each of them (and any request still arriving on a kept-alive
+  // connection) closes its connection, so that the server is left with no idle connection to wait for.
+  const unanswered = new Set<ServerResponse>();
+  let draining = false;
+  const server = createServer((req, res) => {
+    if (draining) res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+    app(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
 
+  let stopping: Promise<void> | undefined;
+  const shutdown = async (graceMs: number): Promise<void> => {
+    draining = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive sockets with no request in flight would hold close() open until they time out.
+    server.closeIdleConnections();
+    // A request still unanswered after the grace period loses its connection; its work goes on, and
+    // what it published stays published (the client, seeing no answer, retries: at-least-once).
+    const deadline = setTimeout(() => {
+      container.logger.warn({ graceMs, unanswered: unanswered.size }, 'connections still open after the grace period; closing them');
+      server.closeAllConnections();
+    }, graceMs);
+    await closed;
+    clearTimeout(deadline);
+    await container.stop();
+  };
   return {
     url,
-    async shutdown(graceMs) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive sockets with no request in flight would hold close() open until they time out.
-      server.closeIdleConnections();
-      const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
-      await closed;
-      clearTimeout(deadline);
-      await container.stop();
-    },
+    shutdown: (graceMs) => (stopping ??= shutdown(graceMs)),
   };
 }

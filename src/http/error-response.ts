@@ -83,7 +83,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       sendError(req, res, parserError.status, parserError.message);
       return;
     }
-    logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    // The request's own logger (request-log.ts), so this line carries the request id.
+    (res.locals.logger ?? logger).error({ err, method: req.method, path: req.path }, 'unhandled error');
     sendError(req, res, 500, 'Internal server error');
   };
 }

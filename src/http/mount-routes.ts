@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { DomainError } from '../domain/errors.js';
 import type { Authenticator, Principal } from '../services/authenticator.js';
+import type { AccountRateLimit } from './rate-limit.js';
 import { parseInput, type AnyRoute } from './route.js';
 
 const INVALID_AUTH = 'Invalid or missing authentication';
@@ -25,30 +26,39 @@ function unauthenticated(route: AnyRoute): DomainError {
 
 /**
  * Contract section 2: every credential problem (missing, malformed, unknown, revoked, or the other
- * kind of credential) is the same 401; a valid read-only secret doing anything but GET is 403.
+ * kind of credential) is the same 401.
  */
 async function authenticate(route: AnyRoute, req: Request, authenticator: Authenticator): Promise<Principal | null> {
   if (route.auth === 'none') return null;
   const presented = route.auth === 'client' ? bearerToken(req) : req.headers['x-api-key'];
   if (typeof presented !== 'string') throw unauthenticated(route);
   const principal = await authenticator.authenticate(presented);
-  if (!principal) throw unauthenticated(route);
-  if (route.auth === 'client') {
-    if (principal.kind !== 'client') throw unauthenticated(route);
-    const needed = route.method === 'get' ? 'read' : 'write';
-    if (!principal.scopes.includes(needed)) throw new DomainError('forbidden', 'Insufficient scope');
-  } else if (principal.kind !== 'api_key') {
-    throw unauthenticated(route);
-  }
+  if (!principal || principal.kind !== (route.auth === 'client' ? 'client' : 'api_key')) throw unauthenticated(route);
   return principal;
 }
 
-/** Serves route declarations: authenticate, validate path, query and body, run, answer. */
-export function mountRoutes(routes: readonly AnyRoute[], deps: { authenticator: Authenticator }): Router {
+/** Contract section 2: a valid read-only secret doing anything but GET is 403. */
+function authorize(route: AnyRoute, principal: Principal | null): void {
+  if (principal?.kind !== 'client') return;
+  const needed = route.method === 'get' ? 'read' : 'write';
+  if (!principal.scopes.includes(needed)) throw new DomainError('forbidden', 'Insufficient scope');
+}
+
+/**
+ * Serves route declarations: authenticate, count the request against the account's rate limit,
+ * check the scope, validate path, query and body, run, answer. The rate limit comes right after
+ * authentication, so every response of an authenticated request (a 403 or 400 too) is counted and
+ * carries the RateLimit headers, and a 401 is neither (see rate-limit.ts).
+ */
+export function mountRoutes(routes: readonly AnyRoute[], deps: { authenticator: Authenticator; rateLimit?: AccountRateLimit | undefined }): Router {
   const router = Router();
   for (const route of routes) {
     router[route.method](expressPath(route.path), async (req, res) => {
       const principal = await authenticate(route, req, deps.authenticator);
+      if (principal && deps.rateLimit) {
+        for (const [name, value] of Object.entries(await deps.rateLimit.admit(principal.accountId))) res.setHeader(name, value);
+      }
+      authorize(route, principal);
       const params: unknown = route.params ? parseInput(route.params, req.params, 'path') : undefined;
       const query: unknown = route.query ? parseInput(route.query, req.query, 'query') : undefined;
       const body: unknown = route.body ? parseInput(route.body, req.body, 'body') : undefined;

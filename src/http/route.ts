@@ -59,6 +59,8 @@ export interface RouteDefinition<
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Error statuses only this route gives (a destination test's 502), documented next to the common ones. */
   readonly errors?: readonly number[];
+  /** Events arrive through this route: its requests count in eas_events_accepted/rejected_total (docs/metrics.md). */
+  readonly ingest?: boolean;
   handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>, PrincipalFor<A>>): Promise<RouteResult>;
 }
 

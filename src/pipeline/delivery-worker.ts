@@ -3,6 +3,7 @@ import type { ClaimedDelivery, DeliveryStore } from '../adapters/metadata/reposi
 import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../delivery/delivery-types.js';
 import type { RetrySchedule } from '../domain/retry-schedule.js';
 import type { Logger } from '../observability/logger.js';
+import { UNKNOWN_CHANNEL, type DeliveryOutcomeLabel, type ServiceMetrics } from '../observability/service-metrics.js';
 import { alertContentSchema, decodeDeliveryJob } from './delivery-queue.js';
 import { EVENT_PARTITIONS, type Topics } from './topics.js';
 
@@ -15,8 +16,12 @@ const LEASE_MS = 60_000;
 /** How often the poller looks for due retries; a retry is late by at most this much. */
 const POLL_INTERVAL_MS = 500;
 const POLL_BATCH = 100;
-/** Attempts in flight per worker: one slow receiver must not hold up the others. */
-const CONCURRENT_ATTEMPTS = 32;
+/**
+ * Attempts in flight per worker, across the deliveries topic's partitions and the poller: enough that
+ * one slow receiver does not hold up the others, few enough that a crash cuts off a bounded number of
+ * attempts (each is sent again after its lease; see docs/decisions/0010).
+ */
+export const CONCURRENT_ATTEMPTS = 32;
 
 export interface DeliveryWorkerDeps {
   readonly bus: MessageBus;
@@ -27,6 +32,7 @@ export interface DeliveryWorkerDeps {
   readonly schedule: RetrySchedule;
   readonly logger: Logger;
   readonly now?: () => number;
+  readonly metrics?: Pick<ServiceMetrics, 'deliveries' | 'deliveryDuration' | 'deliveryDeadLetters'>;
 }
 
 /**
@@ -45,6 +51,9 @@ export class DeliveryWorker {
   readonly #deps: DeliveryWorkerDeps;
   readonly #now: () => number;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Slots of CONCURRENT_ATTEMPTS taken; a freed slot passes straight to the first waiter. */
+  #slotsTaken = 0;
+  readonly #waiting: Array<() => void> = [];
   #subscription: Subscription | undefined;
   #poller: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
@@ -104,64 +113,79 @@ export class DeliveryWorker {
   }
 
   async #attemptAll(deliveries: ReadonlyArray<{ id: string; attempts: number }>): Promise<void> {
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < deliveries.length) {
-        const { id, attempts } = deliveries[next++]!;
-        const attempt = this.#attempt(id, attempts);
-        this.#inFlight.add(attempt);
-        try {
-          await attempt;
-        } catch (err) {
-          // The metadata database failed around the attempt. Nothing is lost: the row is still
-          // pending, and once its lease (if it got one) runs out the poller finds it due.
-          this.#deps.logger.warn({ err, deliveryId: id }, 'delivery attempt could not be recorded; the poller will retry it');
-        } finally {
-          this.#inFlight.delete(attempt);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENT_ATTEMPTS, deliveries.length) }, lane));
+    await Promise.all(deliveries.map(({ id, attempts }) => this.#inSlot(id, attempts)));
+  }
+
+  /** One attempt, once a slot is free: the batch handlers of every partition and the poller share them. */
+  async #inSlot(id: string, attemptsMade: number): Promise<void> {
+    if (this.#slotsTaken < CONCURRENT_ATTEMPTS) this.#slotsTaken += 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    const attempt = this.#attempt(id, attemptsMade);
+    this.#inFlight.add(attempt);
+    try {
+      await attempt;
+    } catch (err) {
+      // The metadata database failed around the attempt. Nothing is lost: the row is still
+      // pending, and once its lease (if it got one) runs out the poller finds it due.
+      this.#deps.logger.warn({ err, deliveryId: id }, 'delivery attempt could not be recorded; the poller will retry it');
+    } finally {
+      this.#inFlight.delete(attempt);
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#slotsTaken -= 1;
+    }
   }
 
   async #attempt(id: string, attemptsMade: number): Promise<void> {
     const now = this.#now();
     const claimed = await this.#deps.store.claim(id, attemptsMade, new Date(now), new Date(now + LEASE_MS));
     if (!claimed) return;
-    const result = await this.#send(claimed);
+    const { result, channel } = await this.#send(claimed);
+    const counted = (outcome: DeliveryOutcomeLabel): void => this.#deps.metrics?.deliveries.inc({ channel, outcome });
     const log = { deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, attempt: claimed.attempts, status: result.status };
     if (result.ok) {
       await this.#deps.store.finish(id, claimed.attempts, { status: 'succeeded', lastError: null, nextAttemptAt: null });
+      counted('succeeded');
       this.#deps.logger.info(log, 'alert delivered');
       return;
     }
     const delay = result.retriable ? this.#deps.schedule.nextRetryDelayMs(claimed.attempts, { retryAfterMs: result.retryAfterMs }) : null;
     if (delay !== null) {
       await this.#deps.store.finish(id, claimed.attempts, { status: 'pending', lastError: result.error, nextAttemptAt: new Date(this.#now() + delay) });
+      counted('retry');
       this.#deps.logger.warn({ ...log, error: result.error, retryInMs: delay }, 'alert delivery failed; will retry');
       return;
     }
     await this.#deps.store.finish(id, claimed.attempts, { status: 'failed', lastError: result.error, nextAttemptAt: null });
+    counted('failed');
     await this.#deps.bus.produce(this.#deps.topics.deliveriesDeadLetter, [
       {
         key: id,
         value: Buffer.from(JSON.stringify({ v: 1, deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, eventId: claimed.eventId, attempts: claimed.attempts, error: result.error })),
       },
     ]);
+    this.#deps.metrics?.deliveryDeadLetters.inc({ channel });
     this.#deps.logger.warn({ ...log, error: result.error, retriable: result.retriable }, 'alert delivery failed for good; dead-lettered');
   }
 
-  async #send(delivery: ClaimedDelivery): Promise<DeliveryAttemptResult> {
+  /** One attempt, and the channel it went through (for the metrics; `unknown` when the destination is gone). */
+  async #send(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string }> {
     const destination = await this.#deps.destinations.target(delivery.appId, delivery.destinationId);
-    if (!destination) return { ok: false, retriable: false, status: null, error: 'the destination no longer exists', retryAfterMs: null };
+    if (!destination) {
+      return { channel: UNKNOWN_CHANNEL, result: { ok: false, retriable: false, status: null, error: 'the destination no longer exists', retryAfterMs: null } };
+    }
+    const channel = destination.type;
     const alert = alertContentSchema.safeParse(safeJson(delivery.payload));
-    if (!alert.success) return { ok: false, retriable: false, status: null, error: 'the stored alert is unreadable', retryAfterMs: null };
+    if (!alert.success) return { channel, result: { ok: false, retriable: false, status: null, error: 'the stored alert is unreadable', retryAfterMs: null } };
+    const started = process.hrtime.bigint();
     try {
-      return await this.#deps.sender.send(destination, alert.data, delivery.id);
+      return { channel, result: await this.#deps.sender.send(destination, alert.data, delivery.id) };
     } catch (err) {
       // Senders report failures as results; a throw is a bug, retried like a network error.
       this.#deps.logger.error({ err, deliveryId: delivery.id }, 'alert sender threw');
-      return { ok: false, retriable: true, status: null, error: 'unexpected error while sending', retryAfterMs: null };
+      return { channel, result: { ok: false, retriable: true, status: null, error: 'unexpected error while sending', retryAfterMs: null } };
+    } finally {
+      this.#deps.metrics?.deliveryDuration.observe({ channel }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { ConsumedBatch, ConsumedMessage, MessageBus, Subscription } from '../adapters/bus/message-bus.js';
 import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
 import type { Logger } from '../observability/logger.js';
+import type { ServiceMetrics } from '../observability/service-metrics.js';
 import { ALREADY_STORED_HEADER } from '../services/event-sink.js';
 import { decodeEventMessage } from './event-message.js';
 import { EVENT_PARTITIONS, type Topics } from './topics.js';
@@ -14,6 +15,7 @@ export interface EventPipelineDeps {
   readonly topics: Topics;
   readonly logger: Logger;
   readonly afterStored?: StoredEventsHandler;
+  readonly metrics?: Pick<ServiceMetrics, 'eventsDeadLettered'>;
 }
 
 export const DEAD_LETTER_REASON_HEADER = 'x-dead-letter-reason';
@@ -85,6 +87,7 @@ export class EventPipeline {
           },
         })),
       );
+      this.#deps.metrics?.eventsDeadLettered.inc(dead.length);
       for (const { message, reason } of dead) {
         this.#deps.logger.warn({ topic: message.topic, partition: message.partition, offset: message.offset, reason }, 'event message dead-lettered');
       }

@@ -3,6 +3,7 @@ import type { StateStore, TriggerOutcome } from '../adapters/state/state-store.j
 import { ruleStatKeys, type AlertContent } from '../delivery/delivery-types.js';
 import type { RuleEvent } from '../domain/rule-conditions.js';
 import type { Logger } from '../observability/logger.js';
+import type { ServiceMetrics } from '../observability/service-metrics.js';
 import type { AppRuleSet, RuleSetRule } from '../services/rule-set-cache.js';
 import type { DeliveryQueue, NewDeliveryJob } from './delivery-queue.js';
 
@@ -19,6 +20,7 @@ export interface RuleEvaluatorDeps {
   readonly deliveries: DeliveryQueue;
   readonly logger: Logger;
   readonly now?: () => number;
+  readonly metrics?: Pick<ServiceMetrics, 'ruleEvaluations' | 'ruleTriggers'>;
 }
 
 /**
@@ -55,12 +57,15 @@ export class RuleEvaluator {
     const ruleSet = await this.#deps.ruleSets.forApp(appId);
     if (ruleSet.rulesByEvent.size === 0) return [];
     const matches: Array<{ rule: RuleSetRule; event: StoredEvent }> = [];
+    let evaluated = 0;
     for (const event of events) {
       const rules = ruleSet.rulesByEvent.get(event.event);
       if (!rules) continue;
       const subject = ruleEventOf(event);
+      evaluated += rules.length;
       for (const rule of rules) if (rule.matches(subject)) matches.push({ rule, event });
     }
+    this.#deps.metrics?.ruleEvaluations.inc(evaluated);
     if (matches.length === 0) return [];
 
     const nowMs = this.#now();
@@ -83,6 +88,7 @@ export class RuleEvaluator {
     const jobs: NewDeliveryJob[] = [];
     matches.forEach(({ rule, event }, i) => {
       const outcome = outcomes[i]!;
+      this.#deps.metrics?.ruleTriggers.inc({ outcome });
       if (outcome === 'cooldown') return;
       if (outcome === 'fired') this.#deps.logger.debug({ appId, ruleId: rule.id, eventId: event.id }, 'rule triggered');
       const alert = alertOf(ruleSet, rule, event);

@@ -2,7 +2,8 @@ import type { MessageBus } from '../adapters/bus/message-bus.js';
 import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
 import { encodeEventEntry, encodeEventMessages, eventBatchMessage } from '../pipeline/event-message.js';
 import type { Topics } from '../pipeline/topics.js';
-import { CircuitBreaker } from './circuit-breaker.js';
+import type { KafkaBusMetrics } from '../observability/service-metrics.js';
+import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
 import { ProduceBatcher } from './produce-batcher.js';
 
 /**
@@ -11,6 +12,11 @@ import { ProduceBatcher } from './produce-batcher.js';
  */
 export interface EventSink {
   publish(events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * At shutdown: finishes every publish already started (each caller gets its real answer) and
+   * refuses new ones. Called before the bus and the store close.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -42,7 +48,7 @@ interface PendingEvent {
  * event-message.ts); while Kafka is down, requests fail at once (a fast 503) instead of each waiting
  * out the producer's timeout.
  */
-export function kafkaEventSink(bus: MessageBus, topics: Topics): EventSink {
+export function kafkaEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<KafkaBusMetrics, 'produceFailed'>): EventSink {
   const breaker = new CircuitBreaker({ cooldownMs: BUS_COOLDOWN_MS });
   const send = (pending: PendingEvent[]): Promise<void> => {
     const byApp = new Map<string, string[]>();
@@ -52,10 +58,17 @@ export function kafkaEventSink(bus: MessageBus, topics: Topics): EventSink {
       else byApp.set(appId, [entry]);
     }
     const messages = [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries));
-    return breaker.run(() => bus.produce(topics.events, messages));
+    return breaker.run(() => bus.produce(topics.events, messages)).catch((err: unknown) => {
+      // A call the breaker refused never reached the bus, which counts the ones that did.
+      if (err instanceof CircuitOpenError) metrics?.produceFailed(topics.events);
+      throw err;
+    });
   };
   const batcher = new ProduceBatcher<PendingEvent>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length });
-  return { publish: (events) => batcher.add(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) }))) };
+  return {
+    publish: (events) => batcher.add(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) }))),
+    close: () => batcher.stop(),
+  };
 }
 
 /**
@@ -64,10 +77,30 @@ export function kafkaEventSink(bus: MessageBus, topics: Topics): EventSink {
  * loses the alerting of those events, not the events: in one process there is nothing to replay from.
  */
 export function storeFirstEventSink(events: EventStore, bus: MessageBus, topics: Topics): EventSink {
+  const publishing = new Set<Promise<void>>();
+  let closed = false;
+  const publish = async (batch: readonly StoredEvent[]): Promise<void> => {
+    await events.insert(batch);
+    await bus.produce(topics.events, encodeEventMessages(batch, { [ALREADY_STORED_HEADER]: '1' }));
+  };
   return {
     async publish(batch) {
-      await events.insert(batch);
-      await bus.produce(topics.events, encodeEventMessages(batch, { [ALREADY_STORED_HEADER]: '1' }));
+      if (closed) throw new Error('the event sink is closed');
+      const sending = publish(batch);
+      const settled = sending.then(
+        () => undefined,
+        () => undefined,
+      );
+      publishing.add(settled);
+      try {
+        await sending;
+      } finally {
+        publishing.delete(settled);
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all(publishing);
     },
   };
 }

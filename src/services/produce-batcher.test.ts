@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProduceBatcher } from './produce-batcher.js';
 
 describe('ProduceBatcher', () => {
@@ -79,5 +79,60 @@ describe('ProduceBatcher while a call is in flight', () => {
     );
     await Promise.all(Array.from({ length: 10 }, (_, n) => batcher.add([n])));
     expect(most).toBe(2);
+  });
+});
+
+describe('ProduceBatcher.stop', () => {
+  it('sends what is queued at once and resolves after every call settled, each caller with its own answer', async () => {
+    const calls: number[][] = [];
+    const releases: Array<() => void> = [];
+    const batcher = new ProduceBatcher<number>(
+      (items) => {
+        calls.push(items);
+        if (items.includes(99)) return Promise.reject(new Error('broker down'));
+        return new Promise<void>((resolve) => releases.push(resolve));
+      },
+      { maxWeight: 2, weight: () => 1 },
+    );
+    const first = batcher.add([1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // One call outstanding, three callers queued behind it (two calls' worth, one of them failing).
+    const queued = Promise.allSettled([batcher.add([2, 3]), batcher.add([99]), batcher.add([4])]);
+    let stopped = false;
+    const stopping = batcher.stop().then(() => (stopped = true));
+    expect(calls).toEqual([[1]]);
+
+    releases.shift()!();
+    await first;
+    await vi.waitFor(() => expect(calls).toEqual([[1], [2, 3]]));
+    expect(stopped).toBe(false);
+    releases.shift()!();
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    expect(calls[2]).toEqual([99, 4]);
+    await stopping;
+    expect((await queued).map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+  });
+
+  it('refuses callers that arrive after it, and resolves at once when idle', async () => {
+    const batcher = new ProduceBatcher<number>(() => Promise.resolve(), { maxWeight: 10, weight: () => 1 });
+    await batcher.add([1]);
+    await batcher.stop();
+    await expect(batcher.add([2])).rejects.toThrow(/stopped/);
+    await batcher.stop();
+  });
+
+  it('runs a shared call outside the context of the caller that happened to come first', async () => {
+    const { AsyncLocalStorage } = await import('node:async_hooks');
+    const context = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    const batcher = new ProduceBatcher<number>(
+      () => {
+        seen.push(context.getStore());
+        return Promise.resolve();
+      },
+      { maxWeight: 10, weight: () => 1 },
+    );
+    await Promise.all([context.run('request-1', () => batcher.add([1])), context.run('request-2', () => batcher.add([2]))]);
+    expect(seen).toEqual([undefined]);
   });
 });

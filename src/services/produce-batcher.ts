@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /**
  * Coalesces concurrent publish calls into shared produce calls (micro-batching). Under load many
  * ingest requests arrive close together; sending each as its own Kafka request costs a round trip and
@@ -14,6 +16,9 @@
  * broker's `message.max.bytes`), except that one caller's items are never split: its request succeeds
  * or fails as a whole. Every caller's promise settles with the call its items went out in, so a 202
  * still means "durable".
+ *
+ * `stop()` (at shutdown) sends what is queued at once and waits for every outstanding call, so each
+ * caller already in still gets its real answer; a caller arriving after it is refused.
  */
 export class ProduceBatcher<T> {
   readonly #send: (items: T[]) => Promise<void>;
@@ -23,6 +28,18 @@ export class ProduceBatcher<T> {
   #queue: Entry<T>[] = [];
   #inFlight = 0;
   #scheduled = false;
+  #stopping = false;
+  /** Resolved once the queue is empty and no call is outstanding (see stop). */
+  #drained: (() => void) | undefined;
+  /**
+   * A call carries many callers' items, so it belongs to none of them: it runs in the context the
+   * batcher was built in, not the first caller's (whose request id would otherwise tag the log lines
+   * of the shared call and of anything it starts, such as a producer's connection).
+   */
+  readonly #flushOutsideCallers = AsyncResource.bind(() => {
+    this.#scheduled = false;
+    this.#flush();
+  });
 
   constructor(send: (items: T[]) => Promise<void>, options: { maxWeight: number; weight: (item: T) => number; maxInFlight?: number }) {
     this.#send = send;
@@ -32,19 +49,45 @@ export class ProduceBatcher<T> {
   }
 
   add(items: readonly T[]): Promise<void> {
+    if (this.#stopping) return Promise.reject(new Error('the produce batcher is stopped'));
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ items, resolve, reject });
       this.#schedule();
     });
   }
 
-  #schedule(): void {
-    if (this.#scheduled || this.#queue.length === 0 || this.#inFlight >= this.#maxInFlight) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      this.#flush();
+  /**
+   * Sends everything queued without waiting for the next turn, then resolves once every call has
+   * settled (and so every caller has its answer). Safe to call more than once.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#queue.length === 0 && this.#inFlight === 0) return;
+    const drained = new Promise<void>((resolve) => {
+      const previous = this.#drained;
+      this.#drained = () => {
+        previous?.();
+        resolve();
+      };
     });
+    this.#flush();
+    await drained;
+  }
+
+  #schedule(): void {
+    if (this.#queue.length === 0 && this.#inFlight === 0) {
+      this.#drained?.();
+      this.#drained = undefined;
+      return;
+    }
+    if (this.#scheduled || this.#queue.length === 0 || this.#inFlight >= this.#maxInFlight) return;
+    // Stopping: no turn to wait for, nobody else is coming.
+    if (this.#stopping) {
+      this.#flush();
+      return;
+    }
+    this.#scheduled = true;
+    setImmediate(this.#flushOutsideCallers);
   }
 
   #flush(): void {

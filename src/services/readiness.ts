@@ -8,6 +8,8 @@ export interface DependencyCheck {
   /** What an operator recognises: kafka, clickhouse, redis, postgres, sqlite, chdb. */
   readonly name: string;
   readonly ping: () => Promise<void>;
+  /** Told each check's verdict, the timeout included (the eas_dependency_up gauge). */
+  readonly observe?: (up: boolean) => void;
 }
 
 export interface ReadinessReport {
@@ -22,8 +24,10 @@ export async function checkReadiness(checks: readonly DependencyCheck[], timeout
     checks.map(async (check): Promise<[string, Result]> => {
       try {
         await withDeadline(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
+        check.observe?.(true);
         return [check.name, { ok: true }];
       } catch (err) {
+        check.observe?.(false);
         const error = err instanceof Error ? err.message : String(err);
         return [check.name, { ok: false, error }];
       }

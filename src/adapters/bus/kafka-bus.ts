@@ -11,6 +11,7 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import type { Logger } from '../../observability/logger.js';
+import type { KafkaBusMetrics } from '../../observability/service-metrics.js';
 import type { ConsumedMessage, MessageBus, OutgoingMessage, SubscribeOptions, Subscription } from './message-bus.js';
 import { withDeadline } from '../../shared/deadline.js';
 
@@ -91,6 +92,8 @@ export interface KafkaBusOptions {
    * are always handled one after the other.
    */
   readonly partitionsConsumedConcurrently?: number;
+  /** Produce latency, messages and errors; consumer lag per partition (docs/metrics.md). */
+  readonly metrics?: KafkaBusMetrics;
 }
 
 export class KafkaBus implements MessageBus {
@@ -99,6 +102,7 @@ export class KafkaBus implements MessageBus {
   readonly #pingKafka: Kafka;
   readonly #logger: KafkaBusOptions['logger'];
   readonly #concurrency: number;
+  readonly #metrics: KafkaBusMetrics | undefined;
   readonly #subscriptions = new Set<Subscription>();
   readonly #producing = new Set<Promise<unknown>>();
   /** When each distinct kafkajs message was last logged (see #log). */
@@ -109,6 +113,7 @@ export class KafkaBus implements MessageBus {
   constructor(options: KafkaBusOptions) {
     this.#logger = options.logger;
     this.#concurrency = options.partitionsConsumedConcurrently ?? 4;
+    this.#metrics = options.metrics;
     const common = {
       brokers: options.brokers,
       clientId: options.clientId,
@@ -134,15 +139,23 @@ export class KafkaBus implements MessageBus {
   }
 
   async produce(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
-    if (this.#closed) throw new Error('message bus is closed');
+    if (this.#closed) {
+      this.#metrics?.produceFailed(topic);
+      throw new Error('message bus is closed');
+    }
     if (messages.length === 0) return;
+    const started = process.hrtime.bigint();
     const sending = this.#send(topic, messages);
     this.#producing.add(sending);
     try {
       await sending;
+    } catch (error) {
+      this.#metrics?.produceFailed(topic);
+      throw error;
     } finally {
       this.#producing.delete(sending);
     }
+    this.#metrics?.produced(topic, messages.length, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
@@ -157,6 +170,9 @@ export class KafkaBus implements MessageBus {
       allowAutoTopicCreation: false,
     });
     const joined = untilJoined(consumer, options, this.#logger);
+    const metrics = this.#metrics;
+    // A rebalance may take partitions away: their lag is now another member's to report.
+    if (metrics) consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => metrics.partitionsAssigned(options.topic, payload.memberAssignment[options.topic] ?? []));
     try {
       await consumer.connect();
       await untilTopicKnown(() => consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true }));
@@ -166,7 +182,7 @@ export class KafkaBus implements MessageBus {
         // a threshold of 1 makes it commit whatever was resolved, i.e. the batch just finished.
         autoCommitThreshold: 1,
         partitionsConsumedConcurrently: this.#concurrency,
-        eachBatch: (payload) => handleBatch(options, payload),
+        eachBatch: (payload) => handleBatch(options, payload, metrics),
       });
       await joined.promise;
     } catch (error) {
@@ -181,6 +197,7 @@ export class KafkaBus implements MessageBus {
       stop: () =>
         (stopping ??= consumer.disconnect().finally(() => {
           this.#subscriptions.delete(subscription);
+          metrics?.partitionsAssigned(options.topic, []);
         })),
     };
     this.#subscriptions.add(subscription);
@@ -311,12 +328,14 @@ class BatchHandlerError extends Error {
  * backoff, which fetches the same messages again. kafkajs never fetches a partition again before its
  * batch in progress is done, so a partition's batches are handled in order, one at a time.
  */
-async function handleBatch(options: SubscribeOptions, payload: EachBatchPayload): Promise<void> {
+async function handleBatch(options: SubscribeOptions, payload: EachBatchPayload, metrics: KafkaBusMetrics | undefined): Promise<void> {
   const { batch } = payload;
   // Stopping, or the position was moved: leave the batch for whoever fetches this partition next.
   if (!payload.isRunning() || payload.isStale()) return;
   const last = batch.messages[batch.messages.length - 1];
   if (!last) return;
+  // What is left behind this batch: the log end (high watermark) minus the batch's last offset, minus 1.
+  metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
   // kafkajs heartbeats only between batches; a handler slower than the session timeout would get the
   // member evicted and its partition handed to another member while this one still works on it.
   // (A rebalance still waits at most the rebalance timeout, 60 s, for this batch to end before it

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import type { Response } from 'express';
 import { z } from 'zod';
 import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { DomainError } from '../../domain/errors.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
+import { markEventsRejected } from '../../observability/http-metrics.js';
 import { requireApp } from '../../services/app-lookup.js';
-import { IngestService, type IngestItem, type IngestResponse } from '../../services/ingest.service.js';
+import { IngestService, type IngestItem, type IngestRequest, type IngestResponse } from '../../services/ingest.service.js';
 import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
 import { appParams } from './app-params.js';
 import type { ApiDeps } from './v1.js';
@@ -112,6 +114,18 @@ function accepted({ response, replayed }: { response: IngestResponse; replayed: 
 
 export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
   const service = new IngestService({ config: deps.ingestConfig, state: deps.state, sink: deps.sink, logger: deps.logger });
+  /**
+   * The service's only `validation_failed` is a violation of the app's registered schemas (the form
+   * of the body was checked before it ran): the metrics count those events as `schema`, not `validation`.
+   */
+  const ingest = async (request: IngestRequest, res: Response): Promise<RouteResult> => {
+    try {
+      return accepted(await service.ingest(request));
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'validation_failed') markEventsRejected(res, 'schema');
+      throw err;
+    }
+  };
   return [
     defineRoute({
       method: 'post',
@@ -125,9 +139,10 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'api_key',
       body: ingestBodySchema,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
-      handler: async ({ body, principal, req }) => {
+      ingest: true,
+      handler: async ({ body, principal, req, res }) => {
         const { items, single } = toIngestItems(body);
-        return accepted(await service.ingest({ appId: principal.appId, items, single, idempotency: idempotencyOf(req) }));
+        return ingest({ appId: principal.appId, items, single, idempotency: idempotencyOf(req) }, res);
       },
     }),
     defineRoute({
@@ -141,10 +156,11 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: ingestEventSchema,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
-      handler: async ({ params, body, principal, req }) => {
+      ingest: true,
+      handler: async ({ params, body, principal, req, res }) => {
         const app = await requireApp(deps.metadata.em(), principal.accountId, params.appId);
         const { items } = toIngestItems(body);
-        return accepted(await service.ingest({ appId: app.id, items, single: true, idempotency: idempotencyOf(req) }));
+        return ingest({ appId: app.id, items, single: true, idempotency: idempotencyOf(req) }, res);
       },
     }),
   ];

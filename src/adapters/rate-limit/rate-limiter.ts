@@ -1,0 +1,35 @@
+/**
+ * Per-key request budgets: at most `points` requests per `durationSeconds` window for each key (the
+ * HTTP edge uses the account id). Distributed mode: Redis (redis-rate-limiter.ts), one budget shared
+ * by every API process. Embedded mode: process memory (memory-rate-limiter.ts). Both pass
+ * test/contract/rate-limiter.contract.test.ts.
+ *
+ * The window is fixed: it starts with a key's first request and the whole budget comes back when it
+ * ends. A refused request still counts, so a client hammering through its 429s does not earn an
+ * earlier reset.
+ */
+
+export interface RateLimitPolicy {
+  readonly points: number;
+  readonly durationSeconds: number;
+}
+
+export interface RateLimitOutcome {
+  /** False when this request is over the key's budget. */
+  readonly allowed: boolean;
+  /** Requests the key may still make in the current window, after this one (0 when refused). */
+  readonly remaining: number;
+  /** Milliseconds until the current window ends and the budget is whole again. */
+  readonly resetMs: number;
+}
+
+export interface RateLimiter {
+  readonly policy: RateLimitPolicy;
+  /**
+   * Counts one request against `key` and says whether it fits the budget. Rejects when the store
+   * cannot answer (within about `timeoutMs` of the Redis implementation): the caller decides what an
+   * unknown answer means; a refusal is an outcome, never a rejection.
+   */
+  consume(key: string): Promise<RateLimitOutcome>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,106 @@
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from './rate-limiter.js';
+import { outcomeOf } from './outcome.js';
+
+export interface RedisRateLimiterOptions {
+  readonly url: string;
+  readonly policy: RateLimitPolicy;
+  /** Prepended to every key, so that deployments or test runs sharing one Redis keep their budgets apart. */
+  readonly keyPrefix?: string;
+  /** Longest a call waits for a connection, and then for the reply (default 250 ms). */
+  readonly timeoutMs?: number;
+}
+
+/** Reconnect delay: quick for a blip, then once a second, forever (as the state store's client). */
+const reconnectDelay = (attempt: number): number => Math.min(attempt * 100, 1000);
+
+/**
+ * Distributed mode's limiter: one budget per key in Redis, shared by every API process. Each request
+ * is one atomic script (SET NX EX, INCRBY, PTTL) run by rate-limiter-flexible.
+ *
+ * It has its own connection rather than the state store's because it answers on the request path of
+ * every call, with a much shorter timeout than state operations have (the HTTP edge would rather let a
+ * request through unchecked than keep it waiting, see src/http/rate-limit.ts). The client options
+ * are the state store's fail-fast ones (see redis-state-store.ts for each one's reason): no offline
+ * queue, no resending after a dropped connection, a command timeout, endless reconnects. A request
+ * counted on the server whose reply was lost is simply one request counted: harmless.
+ *
+ * An account over its budget is also remembered in process until its window ends
+ * (`inMemoryBlockOnConsumed`), so a client hammering through its 429s costs no Redis round trip.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  readonly policy: RateLimitPolicy;
+  readonly #client: Redis;
+  readonly #limiter: RateLimiterRedis;
+  readonly #timeoutMs: number;
+  #connecting: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: RedisRateLimiterOptions) {
+    this.policy = { points: options.policy.points, durationSeconds: options.policy.durationSeconds };
+    this.#timeoutMs = options.timeoutMs ?? 250;
+    this.#client = new Redis(options.url, {
+      // Connects at once: a check waits only a fraction of a second (src/http/rate-limit.ts), too
+      // little to spend on opening the connection for the process's first request.
+      lazyConnect: false,
+      connectTimeout: this.#timeoutMs,
+      commandTimeout: this.#timeoutMs,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: reconnectDelay,
+      enableAutoPipelining: true,
+    });
+    // Without an 'error' listener ioredis prints every failed reconnect to stderr. The caller reports
+    // the outage once (src/http/rate-limit.ts); this connection has nothing to add.
+    this.#client.on('error', () => undefined);
+    this.#limiter = new RateLimiterRedis({
+      storeClient: this.#client,
+      keyPrefix: `${options.keyPrefix ?? ''}ratelimit`,
+      points: this.policy.points,
+      duration: this.policy.durationSeconds,
+      inMemoryBlockOnConsumed: this.policy.points + 1,
+    });
+  }
+
+  async consume(key: string): Promise<RateLimitOutcome> {
+    await this.#ready();
+    return outcomeOf(this.#limiter.consume(key));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#client.status === 'ready') {
+      try {
+        await this.#client.quit();
+        return;
+      } catch {
+        // Fall through: the connection is going away either way.
+      }
+    }
+    this.#client.disconnect();
+  }
+
+  /**
+   * Waits for a ready connection, at most `timeoutMs`; a connection error (nothing listening) fails at
+   * once. One wait is shared by every call that arrives meanwhile.
+   */
+  async #ready(): Promise<void> {
+    if (this.#closed) throw new Error('rate limiter is closed');
+    if (this.#client.status === 'ready') return;
+    this.#connecting ??= this.#waitForReady().finally(() => (this.#connecting = undefined));
+    await this.#connecting;
+  }
+
+  async #waitForReady(): Promise<void> {
+    try {
+      await once(this.#client, 'ready', { signal: AbortSignal.timeout(this.#timeoutMs) });
+    } catch (error) {
+      const reason = error instanceof Error && error.name === 'AbortError' ? `not connected within ${this.#timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+      throw new Error(`Redis unavailable: ${reason}`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { requestLogger, runWithRequestId, type Logger } from '../observability/logger.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express types res.locals through this namespace
+  namespace Express {
+    interface Locals {
+      /** This request's id, also in the `X-Request-Id` response header. */
+      requestId: string;
+      /** The logger for this request: every line it writes carries the request id. */
+      logger: Logger;
+    }
+  }
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/**
+ * An id the client (or a proxy in front) chose is kept, so its logs and ours can be joined, but
+ * only if it is a short plain token: it goes into every log line and a response header, where a long
+ * or odd value would be a way to forge or flood them.
+ */
+const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Probes, polled every few seconds by the orchestrator and Prometheus, are logged at debug: at info
+ * they would drown the requests an operator reads the log for. Their failures show in /readyz's own
+ * body and in the metrics.
+ */
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+function requestIdOf(req: Request): string {
+  const presented = req.headers['x-request-id'];
+  return typeof presented === 'string' && ACCEPTED_REQUEST_ID.test(presented) ? presented : randomUUID();
+}
+
+/**
+ * Gives every request an id (echoed in `X-Request-Id`) that every log line written while it is
+ * handled carries, whichever logger writes it, and writes exactly one line when it ends: info, or
+ * error for a 5xx. The line names the path without its query string (which may hold anything a
+ * client put there, a misplaced key included) and no header at all.
+ *
+ * Mounted first, so that it sees every request, probes and 404s included.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req);
+    const log = requestLogger(logger, requestId);
+    res.locals.requestId = requestId;
+    res.locals.logger = log;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    // Read now: routers rewrite req.url while they route.
+    const path = req.originalUrl.split('?', 1)[0]!;
+
+    let logged = false;
+    const done = (): void => {
+      if (logged) return;
+      logged = true;
+      const line = {
+        method: req.method,
+        route: routeTemplate(req),
+        path,
+        status: res.statusCode,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        contentLength: contentLength(res),
+        // The client went away before the whole response was written.
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
+      if (res.statusCode >= 500) log.error(line, 'request failed');
+      else if (PROBE_PATHS.has(path)) log.debug(line, 'request completed');
+      else log.info(line, 'request completed');
+    };
+    res.once('finish', done);
+    res.once('close', done);
+    runWithRequestId(requestId, next);
+  };
+}
+
+/**
+ * Express keeps the matched route on the request; the template (`/v1/apps/:appId`) groups requests
+ * the way an operator thinks of them. Absent when nothing matched (a 404, or a probe router's own path).
+ */
+function routeTemplate(req: Request): string | undefined {
+  const route: unknown = req.route;
+  if (typeof route !== 'object' || route === null || !('path' in route) || typeof route.path !== 'string') return undefined;
+  return `${req.baseUrl}${route.path}`;
+}
+
+function contentLength(res: Response): number | undefined {
+  const header = res.getHeader('content-length');
+  const value = typeof header === 'string' ? Number(header) : header;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

@@ -1,0 +1,33 @@
+import type { EventStore } from '../adapters/event-store/event-store.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+type InsertMetrics = Pick<ServiceMetrics, 'clickhouseInsertRows' | 'clickhouseInsertBatches' | 'clickhouseInsertDuration' | 'clickhouseInsertErrors'>;
+
+/**
+ * The event store with its INSERTs measured, whatever the engine (a ClickHouse server or chDB): rows,
+ * statements and latency of those that succeeded, and the failures (which the caller retries: the
+ * pipeline's batch is delivered again, an embedded ingest answers 503). Everything else passes through.
+ */
+export function instrumentEventStore(store: EventStore, metrics: InsertMetrics): EventStore {
+  return {
+    migrate: () => store.migrate(),
+    async insert(events) {
+      // The store does nothing for an empty batch: no statement to count.
+      if (events.length === 0) return store.insert(events);
+      const started = process.hrtime.bigint();
+      try {
+        await store.insert(events);
+      } catch (err) {
+        metrics.clickhouseInsertErrors.inc();
+        throw err;
+      }
+      metrics.clickhouseInsertDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.clickhouseInsertBatches.inc();
+      metrics.clickhouseInsertRows.inc(events.length);
+    },
+    query: (query) => store.query(query),
+    deleteApp: (appId) => store.deleteApp(appId),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,162 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { CHANNELS } from '../delivery/delivery-types.js';
+import type { Topics } from '../pipeline/topics.js';
+
+/**
+ * The service's own metrics, exactly as docs/metrics.md lists them (the Prometheus rules and the
+ * Grafana dashboard are written against that table: a name or label changes there first).
+ *
+ * No label carries an app, account, customer or event name: every label value comes from a small
+ * fixed set (route templates, status codes, reasons, channels, topics without their prefix).
+ */
+
+/** Why the events of a request were not accepted (eas_events_rejected_total). */
+export const EVENT_REJECTION_REASONS = ['validation', 'schema', 'payload_too_large', 'unauthenticated', 'rate_limited', 'unavailable', 'conflict'] as const;
+export type EventRejectionReason = (typeof EVENT_REJECTION_REASONS)[number];
+
+export const TRIGGER_OUTCOMES = ['fired', 'again', 'cooldown'] as const;
+export const DELIVERY_OUTCOMES = ['succeeded', 'retry', 'failed'] as const;
+export type DeliveryOutcomeLabel = (typeof DELIVERY_OUTCOMES)[number];
+/** A delivery whose destination was deleted has no channel left to name. */
+export const UNKNOWN_CHANNEL = 'unknown';
+
+export interface ServiceMetrics {
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpRequestDuration: Histogram<'method' | 'route'>;
+  readonly eventsAccepted: Counter;
+  readonly eventsRejected: Counter<'reason'>;
+  readonly kafkaProduceDuration: Histogram<'topic'>;
+  readonly kafkaProduceMessages: Counter<'topic'>;
+  readonly kafkaProduceErrors: Counter<'topic'>;
+  readonly kafkaConsumerLag: Gauge<'topic' | 'partition'>;
+  readonly clickhouseInsertRows: Counter;
+  readonly clickhouseInsertBatches: Counter;
+  readonly clickhouseInsertDuration: Histogram;
+  readonly clickhouseInsertErrors: Counter;
+  readonly eventsDeadLettered: Counter;
+  readonly ruleEvaluations: Counter;
+  readonly ruleTriggers: Counter<'outcome'>;
+  readonly deliveries: Counter<'channel' | 'outcome'>;
+  readonly deliveryDuration: Histogram<'channel'>;
+  readonly deliveryDeadLetters: Counter<'channel'>;
+  readonly dependencyUp: Gauge<'dependency'>;
+}
+
+/**
+ * Bucket bounds, in seconds, each chosen for what the operation normally costs and where it gives up.
+ * HTTP: milliseconds for most calls, up to the 5 s produce bound of an ingest during a Kafka outage.
+ */
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** A produce with acks=-1 takes milliseconds; a call is cut off after 5 s (kafka-bus.ts). */
+const PRODUCE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** An INSERT of a batch: milliseconds to a few seconds for a large one on a busy server. */
+const INSERT_BUCKETS = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** One alert: a receiver's round trip; the outbound client stops at 10 s, SMTP at 30 s. */
+const DELIVERY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The metrics of one registry. Idempotent per registry: a metric already registered under its name is
+ * reused, so the container and the HTTP edge (which is handed only the registry it serves) record
+ * into the same objects, while two containers in one process (tests) keep separate ones.
+ */
+export function createServiceMetrics(registry: Registry): ServiceMetrics {
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> =>
+    (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter<L>({ name, help, labelNames, registers: [registry] });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> =>
+    (registry.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge<L>({ name, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []): Histogram<L> =>
+    (registry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+
+  const metrics: ServiceMetrics = {
+    httpRequests: counter('eas_http_requests_total', 'HTTP requests answered, by route template and status code', ['method', 'route', 'status']),
+    httpRequestDuration: histogram('eas_http_request_duration_seconds', "Time from a request's arrival to the end of its response", HTTP_BUCKETS, ['method', 'route']),
+    eventsAccepted: counter('eas_events_accepted_total', 'Events answered with 202 (durable)'),
+    eventsRejected: counter('eas_events_rejected_total', 'Events of ingest requests that were not accepted, by reason', ['reason']),
+    kafkaProduceDuration: histogram('eas_kafka_produce_duration_seconds', 'One Kafka produce call, from send to acknowledgement', PRODUCE_BUCKETS, ['topic']),
+    kafkaProduceMessages: counter('eas_kafka_produce_messages_total', 'Messages produced to Kafka and acknowledged', ['topic']),
+    kafkaProduceErrors: counter('eas_kafka_produce_errors_total', 'Kafka produce calls that failed, including ones refused by the open circuit breaker', ['topic']),
+    kafkaConsumerLag: gauge('eas_kafka_consumer_lag', 'Messages behind the log end, per partition this process consumes', ['topic', 'partition']),
+    clickhouseInsertRows: counter('eas_clickhouse_insert_rows_total', 'Rows inserted into the events table'),
+    clickhouseInsertBatches: counter('eas_clickhouse_insert_batches_total', 'INSERT statements into the events table'),
+    clickhouseInsertDuration: histogram('eas_clickhouse_insert_duration_seconds', 'One INSERT into the events table', INSERT_BUCKETS),
+    clickhouseInsertErrors: counter('eas_clickhouse_insert_errors_total', 'Failed INSERTs into the events table (the batch is retried)'),
+    eventsDeadLettered: counter('eas_events_dead_lettered_total', 'Event messages or entries sent to the events dead-letter topic'),
+    ruleEvaluations: counter('eas_rule_evaluations_total', "(rule, event) pairs evaluated: events of a watched name times that name's enabled rules"),
+    ruleTriggers: counter('eas_rule_triggers_total', 'Rule matches, by outcome: fired, again (redelivered event), cooldown', ['outcome']),
+    deliveries: counter('eas_deliveries_total', 'Alert delivery attempts, by channel and outcome', ['channel', 'outcome']),
+    deliveryDuration: histogram('eas_delivery_duration_seconds', 'One alert delivery attempt', DELIVERY_BUCKETS, ['channel']),
+    deliveryDeadLetters: counter('eas_delivery_dead_letters_total', 'Alert deliveries dead-lettered (failed for good)', ['channel']),
+    dependencyUp: gauge('eas_dependency_up', 'Whether the dependency answered the last readiness check (1) or not (0)', ['dependency']),
+  };
+
+  // Series of the small fixed label sets exist from the start, at 0: a rate() or an alert over them
+  // then sees the first increment instead of a series that appears out of nowhere.
+  for (const reason of EVENT_REJECTION_REASONS) metrics.eventsRejected.inc({ reason }, 0);
+  for (const outcome of TRIGGER_OUTCOMES) metrics.ruleTriggers.inc({ outcome }, 0);
+  for (const channel of CHANNELS) {
+    for (const outcome of DELIVERY_OUTCOMES) metrics.deliveries.inc({ channel, outcome }, 0);
+    metrics.deliveryDeadLetters.inc({ channel }, 0);
+  }
+  return metrics;
+}
+
+/** What the Kafka bus reports; topics arrive with their deployment prefix and leave without it. */
+export interface KafkaBusMetrics {
+  /** A produce call acknowledged after `seconds`. */
+  produced(topic: string, messages: number, seconds: number): void;
+  /** A produce call failed, or was refused before it reached Kafka. */
+  produceFailed(topic: string): void;
+  /** Messages behind the log end of a partition, as of the batch just fetched. */
+  consumerLag(topic: string, partition: number, lag: number): void;
+  /** The partitions of `topic` this process now consumes; the lag of the others is no longer its to report. */
+  partitionsAssigned(topic: string, partitions: readonly number[]): void;
+}
+
+export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaBusMetrics {
+  const label = topicLabeller(topics);
+  const lagReported = new Map<string, Set<number>>();
+  for (const topic of [topics.events, topics.deliveries, topics.eventsDeadLetter, topics.deliveriesDeadLetter]) {
+    metrics.kafkaProduceMessages.inc({ topic: label(topic) }, 0);
+    metrics.kafkaProduceErrors.inc({ topic: label(topic) }, 0);
+  }
+  return {
+    produced(topic, messages, seconds) {
+      const labels = { topic: label(topic) };
+      metrics.kafkaProduceDuration.observe(labels, seconds);
+      metrics.kafkaProduceMessages.inc(labels, messages);
+    },
+    produceFailed(topic) {
+      metrics.kafkaProduceErrors.inc({ topic: label(topic) });
+    },
+    consumerLag(topic, partition, lag) {
+      const name = label(topic);
+      metrics.kafkaConsumerLag.set({ topic: name, partition: String(partition) }, Math.max(0, lag));
+      let reported = lagReported.get(name);
+      if (!reported) lagReported.set(name, (reported = new Set()));
+      reported.add(partition);
+    },
+    partitionsAssigned(topic, partitions) {
+      const name = label(topic);
+      const reported = lagReported.get(name);
+      if (!reported) return;
+      const kept = new Set(partitions);
+      for (const partition of reported) {
+        if (kept.has(partition)) continue;
+        metrics.kafkaConsumerLag.remove({ topic: name, partition: String(partition) });
+        reported.delete(partition);
+      }
+    },
+  };
+}
+
+/**
+ * `events`, `deliveries`, … for the deployment's own topics; `other` for anything else, so that a
+ * topic name never adds series without bound.
+ */
+function topicLabeller(topics: Topics): (topic: string) => string {
+  const prefix = topics.events.slice(0, topics.events.length - 'events'.length);
+  const known = new Map<string, string>(
+    [topics.events, topics.eventsDeadLetter, topics.deliveries, topics.deliveriesDeadLetter].map((topic) => [topic, topic.slice(prefix.length)]),
+  );
+  return (topic) => known.get(topic) ?? 'other';
+}
