@@ -35,7 +35,7 @@ import { startBareServer, startDistributed, startEmbedded, type ServiceSettings,
  *      (bench/alerts.ts; about a minute);
  * then writes bench/results/latest.json and bench/REPORT.md. Options (after `npm run bench --`):
  *   --duration S        seconds per load step (10); also each of the two alerts phases
- *   --connections LIST  concurrency steps (1,8,32,64)
+ *   --connections LIST  concurrency steps (1,8,32,64,128)
  *   --shapes LIST       request shapes: single and/or batch (single,batch)
  *   --layout L          distributed layout: split (api + worker), all (one process) or both (both)
  *   --only LIST         subset of bare,kafka,embedded,distributed,alerts (all of them)
@@ -55,7 +55,7 @@ const PARTS = ['bare', 'kafka', 'embedded', 'distributed', 'alerts'] as const;
 const { values: options } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '1,8,32,64' },
+    connections: { type: 'string', default: '1,8,32,64,128' },
     shapes: { type: 'string', default: SHAPES.join(',') },
     layout: { type: 'string', default: 'both' },
     only: { type: 'string', default: PARTS.join(',') },

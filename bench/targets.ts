@@ -111,6 +111,8 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
   };
   try {
     service = await startService({ DATA_DIR: dataDir, BOOTSTRAP_CLIENT_SECRET: secret, RATE_LIMIT_POINTS: UNLIMITED_RATE, ...settings.extraEnv });
+    // The service still writes its line per request (that cost is measured); this process stops keeping them.
+    service.stopCapturing();
     const app = await createApp(service.url, secret);
     let stopping: Promise<void> | undefined;
     return {
@@ -163,6 +165,8 @@ export async function startDistributed(stack: StackAddresses, layout: 'split' | 
     } else {
       processes.push({ role: 'service', service: await startService(env, ['all']) });
     }
+    // The services still write their line per request (that cost is measured); this process stops keeping them.
+    for (const { service } of processes) service.stopCapturing();
     const edge = processes[0]!.service;
     const app = await createApp(edge.url, secret);
     let stopping: Promise<void> | undefined;

@@ -9,6 +9,11 @@ export interface ServiceProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote so far, stdout and stderr. */
   output(): string;
+  /**
+   * Stops keeping output from now on (it is still read, so the child never blocks on a full pipe).
+   * For load runs, where every request's log line would otherwise pile up in this process.
+   */
+  stopCapturing(): void;
   /** Sends the signal and resolves with the exit code (or the signal's name if killed by one). */
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
@@ -17,21 +22,25 @@ export interface ServiceProcess {
  * Runs the real service (src/main.ts through tsx) as a child process with exactly the given
  * environment, plus PATH and HOME: nothing leaks in from the test runner's own environment.
  */
-export function spawnService(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string } {
+export function spawnService(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  return { child, output: () => out };
+  let capturing = true;
+  const capture = (d: Buffer): void => {
+    if (capturing) out += d.toString('utf8');
+  };
+  child.stdout.on('data', capture);
+  child.stderr.on('data', capture);
+  return { child, output: () => out, stopCapturing: () => (capturing = false) };
 }
 
 /** Starts the service and waits for its "started" log line, which carries the URL it listens on. */
 export async function startService(env: Record<string, string>, args: string[] = [], timeoutMs = 60_000): Promise<ServiceProcess> {
-  const { child, output } = spawnService(env, args);
+  const { child, output, stopCapturing } = spawnService(env, args);
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
@@ -53,6 +62,7 @@ export async function startService(env: Record<string, string>, args: string[] =
     url,
     child,
     output,
+    stopCapturing,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);
