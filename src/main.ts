@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfigFromProcess, type Config } from './config.js';
 import { createContainer } from './container.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, stdoutDestination } from './observability/logger.js';
 import { startServer } from './server.js';
 
 /**
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, destination: stdoutDestination() });
   process.on('unhandledRejection', (reason) => {
     logger.fatal({ err: reason }, 'unhandled promise rejection');
     process.exit(1);

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { destination, pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 
 export type { Logger };
 
@@ -74,4 +74,14 @@ export function createLogger(options: { level: LevelWithSilent; destination?: De
     },
     options.destination,
   );
+}
+
+/**
+ * The service's log stream: standard output, written asynchronously. With one line per request, a
+ * synchronous write per line is a system call per request; asynchronously, lines that arrive while a
+ * write is in flight go out together in the next one, and an idle service still writes each line at
+ * once. pino flushes what is pending when the process exits.
+ */
+export function stdoutDestination(): DestinationStream {
+  return destination({ dest: 1, sync: false });
 }

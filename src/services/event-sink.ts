@@ -71,36 +71,24 @@ export function kafkaEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<K
   };
 }
 
+/** Events per shared chDB INSERT in embedded mode: one part per insert; a bound keeps each insert short. */
+const MAX_EVENTS_PER_INSERT = 10_000;
+
 /**
  * Embedded mode: the in-process bus lives in memory, so durability is the store. Events are written
  * first, then handed to the same pipeline (rule evaluation) through the bus. A crash between the two
  * loses the alerting of those events, not the events: in one process there is nothing to replay from.
+ *
+ * Concurrent requests share one INSERT, as they share produce calls in distributed mode: chDB runs
+ * inserts one after another and each makes a part to merge, so an INSERT per request capped embedded
+ * mode at a couple of hundred requests per second (bench/REPORT.md). Each caller still gets its answer
+ * only after the insert its events went into has returned.
  */
 export function storeFirstEventSink(events: EventStore, bus: MessageBus, topics: Topics): EventSink {
-  const publishing = new Set<Promise<void>>();
-  let closed = false;
-  const publish = async (batch: readonly StoredEvent[]): Promise<void> => {
+  const send = async (batch: StoredEvent[]): Promise<void> => {
     await events.insert(batch);
     await bus.produce(topics.events, encodeEventMessages(batch, { [ALREADY_STORED_HEADER]: '1' }));
   };
-  return {
-    async publish(batch) {
-      if (closed) throw new Error('the event sink is closed');
-      const sending = publish(batch);
-      const settled = sending.then(
-        () => undefined,
-        () => undefined,
-      );
-      publishing.add(settled);
-      try {
-        await sending;
-      } finally {
-        publishing.delete(settled);
-      }
-    },
-    async close() {
-      closed = true;
-      await Promise.all(publishing);
-    },
-  };
+  const batcher = new ProduceBatcher<StoredEvent>(send, { maxWeight: MAX_EVENTS_PER_INSERT, weight: () => 1 });
+  return { publish: (batch) => batcher.add(batch), close: () => batcher.stop() };
 }
