@@ -126,7 +126,8 @@ function hostPath(service: ComposeService, containerPath: string): string | unde
   return undefined;
 }
 
-describe('deploy/prometheus', () => {
+// promtool is a separate (Go) program: its cold start alone can take seconds while the other suites run.
+describe('deploy/prometheus', { timeout: 60_000 }, () => {
   it('passes promtool check rules', () => {
     expect(promtool('check', 'rules', 'deploy/prometheus/alerts.yml')).toContain(`SUCCESS: ${alerts.length} rules found`);
   });
