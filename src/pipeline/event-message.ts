@@ -66,15 +66,29 @@ export function eventBatchMessage(appId: string, entries: readonly string[], hea
   return headers ? { key: appId, value, headers } : { key: appId, value };
 }
 
-/** Events as bus messages: one per app, in the events' order. */
-export function encodeEventMessages(events: readonly StoredEvent[], headers?: Readonly<Record<string, string>>): OutgoingMessage[] {
+/** An event on its way to the bus: its app and its entry (from encodeEventEntry). */
+export interface PendingEntry {
+  readonly appId: string;
+  readonly entry: string;
+}
+
+/** Entries as bus messages: one per app, each app's entries in the given order. */
+export function messagesByApp(pending: Iterable<PendingEntry>, headers?: Readonly<Record<string, string>>): OutgoingMessage[] {
   const byApp = new Map<string, string[]>();
-  for (const event of events) {
-    const entries = byApp.get(event.appId);
-    if (entries) entries.push(encodeEventEntry(event));
-    else byApp.set(event.appId, [encodeEventEntry(event)]);
+  for (const { appId, entry } of pending) {
+    const entries = byApp.get(appId);
+    if (entries) entries.push(entry);
+    else byApp.set(appId, [entry]);
   }
   return [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries, headers));
+}
+
+/** Events as bus messages: one per app, in the events' order. */
+export function encodeEventMessages(events: readonly StoredEvent[], headers?: Readonly<Record<string, string>>): OutgoingMessage[] {
+  return messagesByApp(
+    events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) })),
+    headers,
+  );
 }
 
 /** An entry that failed validation inside an otherwise readable message, re-encoded on its own. */

@@ -1,6 +1,6 @@
 import type { MessageBus } from '../adapters/bus/message-bus.js';
 import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
-import { encodeEventEntry, encodeEventMessages, eventBatchMessage } from '../pipeline/event-message.js';
+import { encodeEventEntry, encodeEventMessages, messagesByApp, type PendingEntry } from '../pipeline/event-message.js';
 import type { Topics } from '../pipeline/topics.js';
 import type { KafkaBusMetrics } from '../observability/service-metrics.js';
 import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
@@ -36,12 +36,6 @@ const MAX_PRODUCE_BYTES = 1024 * 1024;
 /** How long ingest fails fast after Kafka failed, before one request probes it again. */
 const BUS_COOLDOWN_MS = 2_000;
 
-/** One accepted event on its way to a produce call: its app and its entry, serialised once. */
-interface PendingEvent {
-  readonly appId: string;
-  readonly entry: string;
-}
-
 /**
  * Distributed mode: durable once Kafka acknowledged with acks=-1 (all in-sync replicas). Concurrent
  * requests share produce calls, and within a call each app's events travel as one record (see
@@ -50,21 +44,16 @@ interface PendingEvent {
  */
 export function kafkaEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<KafkaBusMetrics, 'produceFailed'>): EventSink {
   const breaker = new CircuitBreaker({ cooldownMs: BUS_COOLDOWN_MS });
-  const send = (pending: PendingEvent[]): Promise<void> => {
-    const byApp = new Map<string, string[]>();
-    for (const { appId, entry } of pending) {
-      const entries = byApp.get(appId);
-      if (entries) entries.push(entry);
-      else byApp.set(appId, [entry]);
-    }
-    const messages = [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries));
+  // Each event is serialised once, when it is queued; a call joins its events' entries per app.
+  const send = (pending: PendingEntry[]): Promise<void> => {
+    const messages = messagesByApp(pending);
     return breaker.run(() => bus.produce(topics.events, messages)).catch((err: unknown) => {
       // A call the breaker refused never reached the bus, which counts the ones that did.
       if (err instanceof CircuitOpenError) metrics?.produceFailed(topics.events);
       throw err;
     });
   };
-  const batcher = new ProduceBatcher<PendingEvent>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length });
+  const batcher = new ProduceBatcher<PendingEntry>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length });
   return {
     publish: (events) => batcher.add(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) }))),
     close: () => batcher.stop(),

@@ -3,6 +3,7 @@ import { startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { stackControl } from '../helpers/stack-control.js';
+import { readAllIds } from '../helpers/read-events.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
@@ -37,19 +38,6 @@ async function ingestLoop(url: string, apiKey: string, sent: Sent, until: (sent:
     }
   }
   return sent;
-}
-
-async function readAllIds(url: string, appId: string, auth: Record<string, string>): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await fetch(`${url}/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: auth });
-    expect(res.status).toBe(200);
-    const page = (await res.json()) as { items: Array<{ id: string }>; nextCursor: string | null };
-    ids.push(...page.items.map((e) => e.id));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return ids;
 }
 
 function expectExactlyOnce(read: string[], accepted: string[]): void {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+import { readAllIds } from '../helpers/read-events.js';
 
 /**
  * Issue 6 item 5, with real processes: SIGTERM drains HTTP (requests in flight get their real answer,
@@ -101,19 +102,6 @@ function expectCleanExit(service: ServiceProcess, exit: { code: number | string;
 function expectOnlyKnownOutcomes(load: Load): void {
   expect(load.outcomes.filter((o) => o.kind === 'unexpected')).toEqual([]);
   expect(load.accepted).toHaveLength(acceptedCount(load) * EVENTS_PER_REQUEST);
-}
-
-async function readAllIds(url: string, appId: string, auth: Record<string, string>): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await fetch(`${url}/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: auth });
-    expect(res.status).toBe(200);
-    const page = (await res.json()) as { items: Array<{ id: string }>; nextCursor: string | null };
-    ids.push(...page.items.map((e) => e.id));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return ids;
 }
 
 /** Every accepted event is readable, and no event is there twice. */

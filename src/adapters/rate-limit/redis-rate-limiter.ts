@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from './rate-limiter.js';
 import { outcomeOf } from './outcome.js';
+import { failFastRedisOptions } from '../state/redis-state-store.js';
 
 export interface RedisRateLimiterOptions {
   readonly url: string;
@@ -12,9 +13,6 @@ export interface RedisRateLimiterOptions {
   /** Longest a call waits for a connection, and then for the reply (default 250 ms). */
   readonly timeoutMs?: number;
 }
-
-/** Reconnect delay: quick for a blip, then once a second, forever (as the state store's client). */
-const reconnectDelay = (attempt: number): number => Math.min(attempt * 100, 1000);
 
 /**
  * Distributed mode's limiter: one budget per key in Redis, shared by every API process. Each request
@@ -41,18 +39,9 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(options: RedisRateLimiterOptions) {
     this.policy = { points: options.policy.points, durationSeconds: options.policy.durationSeconds };
     this.#timeoutMs = options.timeoutMs ?? 250;
-    this.#client = new Redis(options.url, {
-      // Connects at once: a check waits only a fraction of a second (src/http/rate-limit.ts), too
-      // little to spend on opening the connection for the process's first request.
-      lazyConnect: false,
-      connectTimeout: this.#timeoutMs,
-      commandTimeout: this.#timeoutMs,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      retryStrategy: reconnectDelay,
-      enableAutoPipelining: true,
-    });
+    // Connects at once (not lazily): a check waits only a fraction of a second (src/http/rate-limit.ts),
+    // too little to spend on opening the connection for the process's first request.
+    this.#client = new Redis(options.url, failFastRedisOptions(this.#timeoutMs, false));
     // Without an 'error' listener ioredis prints every failed reconnect to stderr. The caller reports
     // the outage once (src/http/rate-limit.ts); this connection has nothing to add.
     this.#client.on('error', () => undefined);

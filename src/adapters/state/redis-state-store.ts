@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
 import type { MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
 
@@ -60,6 +60,23 @@ export interface RedisStateStoreOptions {
 /** Reconnect delay: quick for a blip, then once a second, forever. */
 const reconnectDelay = (attempt: number): number => Math.min(attempt * 100, 1000);
 
+/**
+ * The fail-fast client options explained above, with `timeoutMs` for connecting and for each reply.
+ * Shared by every ioredis client of the service (the rate limiter's too), so they fail alike.
+ */
+export function failFastRedisOptions(timeoutMs: number, lazyConnect: boolean): RedisOptions {
+  return {
+    lazyConnect,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    retryStrategy: reconnectDelay,
+    enableAutoPipelining: true,
+  };
+}
+
 export class RedisStateStore implements StateStore {
   readonly #client: Redis;
   readonly #prefix: string;
@@ -78,16 +95,7 @@ export class RedisStateStore implements StateStore {
     this.#timeoutMs = options.timeoutMs ?? 2000;
     this.#logger = options.logger;
     this.#client = this.#watch(
-      new Redis(options.url, {
-        lazyConnect: true,
-        connectTimeout: this.#timeoutMs,
-        commandTimeout: this.#timeoutMs,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        autoResendUnfulfilledCommands: false,
-        retryStrategy: reconnectDelay,
-        enableAutoPipelining: true,
-      }),
+      new Redis(options.url, failFastRedisOptions(this.#timeoutMs, true)),
       'commands',
     );
   }
