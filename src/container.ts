@@ -34,6 +34,7 @@ import { ensureBootstrapSecret } from './services/bootstrap.js';
 import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
 import { IngestConfigCache } from './services/ingest-config.js';
 import { RuleSetCache } from './services/rule-set-cache.js';
+import { VersionReads } from './services/versioned-cache.js';
 import type { DependencyCheck } from './services/readiness.js';
 
 /**
@@ -154,7 +155,9 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     mailer,
     logger: logger.child({ component: 'alerts' }),
   });
-  const ruleSets = new RuleSetCache({ metadata, state, logger });
+  // One reader for the version keys of every cache in this process: concurrent requests share its reads.
+  const versions = new VersionReads(state);
+  const ruleSets = new RuleSetCache({ metadata, state, versions, logger });
   // Only API processes consult it; a worker's (idle) Redis connection costs nothing worth a special case.
   const rateLimiter: RateLimiter = config.distributed
     ? new RedisRateLimiter({ url: config.distributed.redisUrl, policy: config.rateLimit })
@@ -224,11 +227,11 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     events,
     bus,
     state,
-    authenticator: new Authenticator({ metadata, state, logger, cacheTtlMs: authCacheTtlMs(config) }),
+    authenticator: new Authenticator({ metadata, state, versions, logger, cacheTtlMs: authCacheTtlMs(config) }),
     rateLimiter,
     topics,
     sink,
-    ingestConfig: new IngestConfigCache({ metadata, state, logger }),
+    ingestConfig: new IngestConfigCache({ metadata, state, versions, logger }),
     alertSender,
     ruleSets,
     checks,

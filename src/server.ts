@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp } from './http/app.js';
+import { createRequestListener } from './http/app.js';
 import { AccountRateLimit } from './http/rate-limit.js';
 import type { Container } from './container.js';
 import { v1Routes } from './http/routes/v1.js';
@@ -17,7 +17,7 @@ export interface RunningServer {
 /** Starts the HTTP edge of a built container: used by main.ts and by tests that need a real socket. */
 export async function startServer(container: Container): Promise<RunningServer> {
   const servesApi = container.config.role !== 'worker';
-  const app = createHttpApp({
+  const listener = createRequestListener({
     logger: container.logger,
     metrics: container.metrics,
     checks: container.checks,
@@ -40,7 +40,7 @@ export async function startServer(container: Container): Promise<RunningServer> 
     if (draining) res.setHeader('Connection', 'close');
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
-    app(req, res);
+    listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
 
@@ -40,33 +41,34 @@ export function errorBody(status: number, message: string, path: string, details
   };
 }
 
-export function sendError(req: Request, res: Response, status: number, message: string, details?: readonly ErrorDetail[]): void {
-  res.status(status).json(errorBody(status, message, req.path, details));
+/** A JSON answer on a plain node response, as Express's `res.status().json()` writes it. */
+export function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
-export function sendDomainError(req: Request, res: Response, err: DomainError): void {
-  if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(err.retryAfterSeconds)));
-  for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-  sendError(req, res, STATUS_BY_CODE[err.code], err.message, err.details);
+/**
+ * The one answer to an error thrown while handling a request: a DomainError's status, message,
+ * details and headers; anything else is a 500 that says nothing of its cause (the log does).
+ */
+export function writeError(res: ServerResponse, err: unknown, path: string, logger: Logger): void {
+  if (err instanceof DomainError) {
+    if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(err.retryAfterSeconds)));
+    for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
+    const status = STATUS_BY_CODE[err.code];
+    writeJson(res, status, errorBody(status, err.message, path, err.details));
+    return;
+  }
+  logger.error({ err, method: res.req.method, path }, 'unhandled error');
+  writeJson(res, 500, errorBody(500, 'Internal server error', path));
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {
-  sendError(req, res, 404, 'Resource not found');
+  writeJson(res, 404, errorBody(404, 'Resource not found', req.path));
 };
-
-/** body-parser tags its failures with `type`; these are the client's fault, not ours. */
-const BODY_PARSER_ERRORS: Readonly<Record<string, { status: number; message: string }>> = {
-  'entity.parse.failed': { status: 400, message: 'Malformed JSON body' },
-  'entity.too.large': { status: 413, message: 'Request body exceeds the 1 MiB limit' },
-  'encoding.unsupported': { status: 415, message: 'Unsupported content encoding' },
-  'charset.unsupported': { status: 415, message: 'Unsupported charset' },
-  'request.aborted': { status: 400, message: 'Request aborted' },
-};
-
-function bodyParserError(err: unknown): { status: number; message: string } | undefined {
-  if (typeof err !== 'object' || err === null || !('type' in err) || typeof err.type !== 'string') return undefined;
-  return BODY_PARSER_ERRORS[err.type];
-}
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
@@ -74,17 +76,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    if (err instanceof DomainError) {
-      sendDomainError(req, res, err);
-      return;
-    }
-    const parserError = bodyParserError(err);
-    if (parserError) {
-      sendError(req, res, parserError.status, parserError.message);
-      return;
-    }
-    // The request's own logger (request-log.ts), so this line carries the request id.
-    (res.locals.logger ?? logger).error({ err, method: req.method, path: req.path }, 'unhandled error');
-    sendError(req, res, 500, 'Internal server error');
+    writeError(res, err, req.path, res.locals.logger ?? logger);
   };
 }

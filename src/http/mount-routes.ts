@@ -1,8 +1,10 @@
-import { Router, type Request } from 'express';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { Router } from 'express';
 import { DomainError } from '../domain/errors.js';
 import type { Authenticator, Principal } from '../services/authenticator.js';
 import type { AccountRateLimit } from './rate-limit.js';
-import { parseInput, type AnyRoute } from './route.js';
+import type { ExchangeNotes } from '../observability/http-metrics.js';
+import { parseInput, type AnyRoute, type RouteResult } from './route.js';
 
 const INVALID_AUTH = 'Invalid or missing authentication';
 
@@ -11,8 +13,8 @@ export function expressPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
 
-function bearerToken(req: Request): string | undefined {
-  const header = req.headers.authorization;
+function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.authorization;
   if (!header) return undefined;
   // RFC 9110: the scheme name is case-insensitive ("bearer" is as good as "Bearer").
   const match = /^Bearer +([^\s]+)$/i.exec(header);
@@ -28,9 +30,9 @@ function unauthenticated(route: AnyRoute): DomainError {
  * Contract section 2: every credential problem (missing, malformed, unknown, revoked, or the other
  * kind of credential) is the same 401.
  */
-async function authenticate(route: AnyRoute, req: Request, authenticator: Authenticator): Promise<Principal | null> {
+async function authenticate(route: AnyRoute, headers: IncomingHttpHeaders, authenticator: Authenticator): Promise<Principal | null> {
   if (route.auth === 'none') return null;
-  const presented = route.auth === 'client' ? bearerToken(req) : req.headers['x-api-key'];
+  const presented = route.auth === 'client' ? bearerToken(headers) : headers['x-api-key'];
   if (typeof presented !== 'string') throw unauthenticated(route);
   const principal = await authenticator.authenticate(presented);
   if (!principal || principal.kind !== (route.auth === 'client' ? 'client' : 'api_key')) throw unauthenticated(route);
@@ -44,25 +46,49 @@ function authorize(route: AnyRoute, principal: Principal | null): void {
   if (!principal.scopes.includes(needed)) throw new DomainError('forbidden', 'Insufficient scope');
 }
 
+/** What the edge hands a route besides its declaration: the request's parts, already read. */
+export interface RouteInput {
+  readonly headers: IncomingHttpHeaders;
+  readonly params: unknown;
+  readonly query: unknown;
+  /** The parsed JSON body (json-body.ts), or undefined. */
+  readonly body: unknown;
+  readonly notes: ExchangeNotes;
+}
+
+export interface RouteDeps {
+  readonly authenticator: Authenticator;
+  readonly rateLimit?: AccountRateLimit | undefined;
+}
+
 /**
- * Serves route declarations: authenticate, count the request against the account's rate limit,
- * check the scope, validate path, query and body, run, answer. The rate limit comes right after
+ * Serves one route declaration: authenticate, count the request against the account's rate limit,
+ * check the scope, validate path, query and body, run. The rate limit comes right after
  * authentication, so every response of an authenticated request (a 403 or 400 too) is counted and
- * carries the RateLimit headers, and a 401 is neither (see rate-limit.ts).
+ * carries the RateLimit headers (set on `res` here), and a 401 is neither (see rate-limit.ts).
+ * Throws a DomainError for the edge to answer. Plain node objects: Express routes every endpoint
+ * through this but the ingest endpoint, which calls it without Express (ingest-endpoint.ts).
  */
-export function mountRoutes(routes: readonly AnyRoute[], deps: { authenticator: Authenticator; rateLimit?: AccountRateLimit | undefined }): Router {
+export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteInput, res: ServerResponse): Promise<RouteResult> {
+  const principal = await authenticate(route, input.headers, deps.authenticator);
+  if (principal && deps.rateLimit) {
+    for (const [name, value] of Object.entries(await deps.rateLimit.admit(principal.accountId))) res.setHeader(name, value);
+  }
+  authorize(route, principal);
+  const params: unknown = route.params ? parseInput(route.params, input.params, 'path') : undefined;
+  const query: unknown = route.query ? parseInput(route.query, input.query, 'query') : undefined;
+  const body: unknown = route.body ? parseInput(route.body, input.body, 'body') : undefined;
+  return route.handler({ params, query, body, principal, headers: input.headers, rawBody: input.body, notes: input.notes });
+}
+
+/** Every route declaration on an Express router; errors go to the app's error handler. */
+export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Router {
   const router = Router();
   for (const route of routes) {
     router[route.method](expressPath(route.path), async (req, res) => {
-      const principal = await authenticate(route, req, deps.authenticator);
-      if (principal && deps.rateLimit) {
-        for (const [name, value] of Object.entries(await deps.rateLimit.admit(principal.accountId))) res.setHeader(name, value);
-      }
-      authorize(route, principal);
-      const params: unknown = route.params ? parseInput(route.params, req.params, 'path') : undefined;
-      const query: unknown = route.query ? parseInput(route.query, req.query, 'query') : undefined;
-      const body: unknown = route.body ? parseInput(route.body, req.body, 'body') : undefined;
-      const result = await route.handler({ params, query, body, principal, req, res });
+      const notes: ExchangeNotes = {};
+      res.locals.notes = notes;
+      const result = await serveRoute(route, deps, { headers: req.headers, params: req.params, query: req.query, body: req.body as unknown, notes }, res);
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(result.body);

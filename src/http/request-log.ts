@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
+import type { ExchangeNotes } from '../observability/http-metrics.js';
 import { requestLogger, runWithRequestId, type Logger } from '../observability/logger.js';
 
 declare global {
@@ -10,6 +12,8 @@ declare global {
       requestId: string;
       /** The logger for this request: every line it writes carries the request id. */
       logger: Logger;
+      /** What the route tells the HTTP metrics about its request (http-metrics.ts). */
+      notes?: ExchangeNotes;
     }
   }
 }
@@ -30,50 +34,56 @@ const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
  */
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
-function requestIdOf(req: Request): string {
+function requestIdOf(req: IncomingMessage): string {
   const presented = req.headers['x-request-id'];
   return typeof presented === 'string' && ACCEPTED_REQUEST_ID.test(presented) ? presented : randomUUID();
 }
 
 /**
- * Gives every request an id (echoed in `X-Request-Id`) that every log line written while it is
- * handled carries, whichever logger writes it, and writes exactly one line when it ends: info, or
- * error for a 5xx. The line names the path without its query string (which may hold anything a
- * client put there, a misplaced key included) and no header at all.
- *
- * Mounted first, so that it sees every request, probes and 404s included.
+ * Gives a request its id (echoed in `X-Request-Id`) and writes exactly one line when it ends: info,
+ * or error for a 5xx. The line names the path without its query string (which may hold anything a
+ * client put there, a misplaced key included) and no header at all. `route` is asked when the line
+ * is written, once the route is known. Plain node objects, so that the ingest endpoint, which
+ * bypasses Express, logs like every other route.
+ */
+export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => string | undefined): { requestId: string; logger: Logger } {
+  const started = process.hrtime.bigint();
+  const requestId = requestIdOf(req);
+  const log = requestLogger(logger, requestId);
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  const path = (req.url ?? '/').split('?', 1)[0]!;
+
+  let logged = false;
+  const done = (): void => {
+    if (logged) return;
+    logged = true;
+    const line = {
+      method: req.method,
+      route: route(),
+      path,
+      status: res.statusCode,
+      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+      contentLength: contentLength(res),
+      ...(res.writableFinished ? {} : { aborted: true }),
+    };
+    if (res.statusCode >= 500) log.error(line, 'request failed');
+    else if (PROBE_PATHS.has(path)) log.debug(line, 'request completed');
+    else log.info(line, 'request completed');
+  };
+  res.once('finish', done);
+  res.once('close', done);
+  return { requestId, logger: log };
+}
+
+/**
+ * beginRequestLog for Express, with every log line written while the request is handled carrying
+ * its id, whichever logger writes it. Mounted first, so that it sees every request, probes and 404s included.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    const requestId = requestIdOf(req);
-    const log = requestLogger(logger, requestId);
+    const { requestId, logger: log } = beginRequestLog(logger, req, res, () => routeTemplate(req));
     res.locals.requestId = requestId;
     res.locals.logger = log;
-    res.setHeader(REQUEST_ID_HEADER, requestId);
-    // Read now: routers rewrite req.url while they route.
-    const path = req.originalUrl.split('?', 1)[0]!;
-
-    let logged = false;
-    const done = (): void => {
-      if (logged) return;
-      logged = true;
-      const line = {
-        method: req.method,
-        route: routeTemplate(req),
-        path,
-        status: res.statusCode,
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-        contentLength: contentLength(res),
-        // The client went away before the whole response was written.
-        ...(res.writableFinished ? {} : { aborted: true }),
-      };
-      if (res.statusCode >= 500) log.error(line, 'request failed');
-      else if (PROBE_PATHS.has(path)) log.debug(line, 'request completed');
-      else log.info(line, 'request completed');
-    };
-    res.once('finish', done);
-    res.once('close', done);
     runWithRequestId(requestId, next);
   };
 }
@@ -88,7 +98,7 @@ function routeTemplate(req: Request): string | undefined {
   return `${req.baseUrl}${route.path}`;
 }
 
-function contentLength(res: Response): number | undefined {
+function contentLength(res: ServerResponse): number | undefined {
   const header = res.getHeader('content-length');
   const value = typeof header === 'string' ? Number(header) : header;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;

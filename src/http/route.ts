@@ -1,6 +1,7 @@
-import type { Request, Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
+import type { ExchangeNotes } from '../observability/http-metrics.js';
 import type { ApiKeyPrincipal, ClientPrincipal } from '../services/authenticator.js';
 
 /**
@@ -28,8 +29,12 @@ export interface RouteContext<P, Q, B, Principal> {
   readonly query: Q;
   readonly body: B;
   readonly principal: Principal;
-  readonly req: Request;
-  readonly res: Response;
+  /** The request's headers, as received. */
+  readonly headers: IncomingHttpHeaders;
+  /** The body as parsed from JSON, before validation and defaults: what the client sent. */
+  readonly rawBody: unknown;
+  /** What the route tells the edge's metrics about its request. */
+  readonly notes: ExchangeNotes;
 }
 
 export interface RouteResult {

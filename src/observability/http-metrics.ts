@@ -1,4 +1,5 @@
-import type { RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { createServiceMetrics, type EventRejectionReason, type ServiceMetrics } from './service-metrics.js';
 
@@ -16,52 +17,65 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** Methods get their own label value; anything else is `other`, so a client cannot invent series. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-const REJECTION_KEY = 'eventsRejectionReason';
-
 /**
- * Tells the metrics why this request's events were rejected, where the status alone cannot (a 400
- * is `validation` unless the route knows the events broke the app's schema).
+ * What a route tells the metrics about its request beyond the status: why its events were rejected,
+ * where the status alone cannot say (a 400 is `validation` unless the route knows the events broke
+ * the app's schema).
  */
-export function markEventsRejected(res: Response, reason: EventRejectionReason): void {
-  (res.locals as Record<string, unknown>)[REJECTION_KEY] = reason;
+export interface ExchangeNotes {
+  eventsRejection?: EventRejectionReason;
+}
+
+/** The request's parsed body and the route's notes, asked once the response has finished. */
+export type ExchangeOutcome = () => { readonly body: unknown; readonly notes: ExchangeNotes | undefined };
+
+export interface EdgeMetrics {
+  /** The route template a request is counted under; undefined when no template matches. */
+  routeOf(method: string, path: string): RouteTemplate | undefined;
+  /** Records the request when its response finishes: count and duration by route, and its events on ingest routes. */
+  observe(req: IncomingMessage, res: ServerResponse, route: RouteTemplate | undefined, outcome: ExchangeOutcome): void;
 }
 
 /**
  * Records every answered request: its count by method, route template and status, and its duration
- * from arrival (this middleware comes first) to the response's end. On ingest routes it also counts
+ * from arrival (observe is called first thing) to the response's end. On ingest routes it also counts
  * the request's events as accepted (202) or rejected with a reason.
  *
  * The route is found by matching the path against the templates here rather than read from Express
- * after routing: requests that end before reaching their route (a 413 from the body parser, a 401, a
+ * after routing: requests that end before reaching their route (a 413 from the body reader, a 401, a
  * 429 from the rate limiter) still carry their route, and only a path outside every template is
- * `unmatched`.
+ * `unmatched`. Plain node objects, so that the ingest endpoint, which bypasses Express, is counted
+ * like every other route.
  */
-export function httpMetrics(registry: Registry, routes: readonly RouteTemplate[]): RequestHandler {
+export function edgeMetrics(registry: Registry, routes: readonly RouteTemplate[]): EdgeMetrics {
   const metrics = createServiceMetrics(registry);
-  const matchRoute = routeMatcher(routes);
+  return {
+    routeOf: routeMatcher(routes),
+    observe(req, res, route, outcome) {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'other';
+        metrics.httpRequests.inc({ method, route: route?.path ?? UNMATCHED_ROUTE, status: String(res.statusCode) });
+        metrics.httpRequestDuration.observe({ method, route: route?.path ?? UNMATCHED_ROUTE }, seconds);
+        if (route?.ingest) countEvents(metrics, res.statusCode, outcome());
+      });
+    },
+  };
+}
+
+/** edgeMetrics as the first Express middleware; routes leave their notes in `res.locals.notes`. */
+export function httpMetrics(edge: EdgeMetrics): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const method = METHODS.has(req.method) ? req.method : 'other';
-      const route = matchRoute(req.method, req.path);
-      metrics.httpRequests.inc({ method, route: route?.path ?? UNMATCHED_ROUTE, status: String(res.statusCode) });
-      metrics.httpRequestDuration.observe({ method, route: route?.path ?? UNMATCHED_ROUTE }, seconds);
-      if (route?.ingest) countEvents(metrics, res, req.body);
-    });
+    edge.observe(req, res, edge.routeOf(req.method, req.path), () => ({ body: req.body as unknown, notes: res.locals.notes }));
     next();
   };
 }
 
-function countEvents(metrics: ServiceMetrics, res: Response, body: unknown): void {
-  const status = res.statusCode;
-  // An array body holds its events; anything else (one event, or a body never parsed) counts as one.
+function countEvents(metrics: ServiceMetrics, status: number, { body, notes }: ReturnType<ExchangeOutcome>): void {
   const events = Array.isArray(body) ? Math.max(1, body.length) : 1;
   if (status === 202) metrics.eventsAccepted.inc(events);
-  else if (status >= 400) {
-    const marked = (res.locals as Record<string, unknown>)[REJECTION_KEY] as EventRejectionReason | undefined;
-    metrics.eventsRejected.inc({ reason: marked ?? rejectionReasonOf(status) }, events);
-  }
+  else if (status >= 400) metrics.eventsRejected.inc({ reason: notes?.eventsRejection ?? rejectionReasonOf(status) }, events);
 }
 
 /** The reason a status stands for (error-response.ts maps error codes to these statuses). */

@@ -6,7 +6,7 @@ import { ClientSecretEntity } from '../adapters/metadata/entities/client-secret.
 import type { StateStore } from '../adapters/state/state-store.js';
 import { credentialKind, digestCredential, digestsEqual } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
-import { VersionedCache } from './versioned-cache.js';
+import { VersionedCache, type VersionReads } from './versioned-cache.js';
 
 export interface ClientPrincipal {
   readonly kind: 'client';
@@ -49,11 +49,12 @@ export class Authenticator {
   readonly #lastUsedWrites = new Map<string, number>();
 
   /** `cacheTtlMs`: how long a checked credential is trusted (default a minute); 0 checks the database every time. */
-  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger; cacheTtlMs?: number | undefined }) {
+  constructor(deps: { metadata: MetadataStore; state: StateStore; versions?: VersionReads | undefined; logger: Logger; cacheTtlMs?: number | undefined }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
     this.#cache = new VersionedCache({
       state: deps.state,
+      versions: deps.versions,
       versionKey: AUTH_VERSION_KEY,
       ttlMs: deps.cacheTtlMs ?? CACHE_TTL_MS,
       maxEntries: CACHE_MAX_ENTRIES,

@@ -5,7 +5,7 @@ import { EventSchemaEntity } from '../adapters/metadata/entities/event-schema.en
 import type { StateStore } from '../adapters/state/state-store.js';
 import type { SchemaField } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
-import { VersionedCache } from './versioned-cache.js';
+import { VersionedCache, type VersionReads } from './versioned-cache.js';
 
 /** What ingest needs of an app besides its key: default metadata and the schemas to check against. */
 export interface IngestConfig {
@@ -28,9 +28,9 @@ export class IngestConfigCache {
   readonly #metadata: MetadataStore;
   readonly #cache: VersionedCache<IngestConfig>;
 
-  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger }) {
+  constructor(deps: { metadata: MetadataStore; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
-    this.#cache = new VersionedCache({ state: deps.state, versionKey: INGEST_CONFIG_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
+    this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: INGEST_CONFIG_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
   }
 
   /** The app's configuration, or null when the app does not exist (deleted since its key was checked). */

@@ -7,7 +7,7 @@ import type { DestinationTarget } from '../delivery/delivery-types.js';
 import { compileConditions, type CompiledConditions, type Condition, type MatchMode } from '../domain/rule-conditions.js';
 import type { Logger } from '../observability/logger.js';
 import { toDestinationTarget } from './destination-target.js';
-import { VersionedCache } from './versioned-cache.js';
+import { VersionedCache, type VersionReads } from './versioned-cache.js';
 
 /** One enabled action of a rule, with everything a sender needs of its destination. */
 export interface RuleSetAction {
@@ -49,10 +49,10 @@ export class RuleSetCache {
   readonly #logger: Logger;
   readonly #cache: VersionedCache<AppRuleSet>;
 
-  constructor(deps: { metadata: MetadataStore; state: StateStore; logger: Logger }) {
+  constructor(deps: { metadata: MetadataStore; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
-    this.#cache = new VersionedCache({ state: deps.state, versionKey: RULE_SET_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
+    this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: RULE_SET_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
   }
 
   async forApp(appId: string): Promise<AppRuleSet> {

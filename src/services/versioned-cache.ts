@@ -15,14 +15,17 @@ import type { Logger } from '../observability/logger.js';
  */
 export class VersionedCache<V> {
   readonly #state: StateStore;
+  readonly #versions: VersionReads;
   readonly #versionKey: string;
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #logger: Logger;
   readonly #entries = new Map<string, { value: V; version: string; expiresAt: number }>();
 
-  constructor(options: { state: StateStore; versionKey: string; ttlMs: number; maxEntries: number; logger: Logger }) {
+  /** `versions`: the process's shared VersionReads, so that caches read their versions together. */
+  constructor(options: { state: StateStore; versions?: VersionReads | undefined; versionKey: string; ttlMs: number; maxEntries: number; logger: Logger }) {
     this.#state = options.state;
+    this.#versions = options.versions ?? new VersionReads(options.state);
     this.#versionKey = options.versionKey;
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = options.maxEntries;
@@ -54,10 +57,71 @@ export class VersionedCache<V> {
 
   async #currentVersion(): Promise<string | null> {
     try {
-      return (await this.#state.get(this.#versionKey)) ?? '0';
+      return (await this.#versions.read(this.#versionKey)) ?? '0';
     } catch (err) {
       this.#logger.warn({ err, versionKey: this.#versionKey }, 'cache version unavailable; reading from the database');
       return null;
     }
   }
+}
+
+/**
+ * The version reads of every cache of a process, shared by concurrent requests: one MGET of every key
+ * asked for, answering every caller that asked before it was sent. A caller never gets the answer of
+ * a read sent before it asked, so a bump that completed before a request arrived is always seen (the
+ * revocation guarantee above). While one read is in flight, new callers wait for the next, sent as
+ * soon as it returns: under load that is one round trip's worth of requests per read instead of a
+ * command per cache per request (each costs the edge CPU, bench/NOTES.md), and when idle a read goes
+ * out at once.
+ */
+export class VersionReads {
+  readonly #state: StateStore;
+  /** The read being gathered: not sent yet, so anyone may still join it. */
+  #next: PendingRead | undefined;
+  #inFlight = false;
+
+  constructor(state: StateStore) {
+    this.#state = state;
+  }
+
+  read(key: string): Promise<string | null> {
+    let batch = this.#next;
+    if (!batch) {
+      batch = this.#next = pendingRead();
+      // Callers of this same turn join before it goes; while a read is in flight, its end sends this one.
+      if (!this.#inFlight) queueMicrotask(() => this.#send());
+    }
+    batch.keys.add(key);
+    return batch.values.then((values) => values.get(key) ?? null);
+  }
+
+  #send(): void {
+    const batch = this.#next;
+    if (!batch) return;
+    this.#next = undefined;
+    this.#inFlight = true;
+    const keys = [...batch.keys];
+    this.#state
+      .getMany(keys)
+      .then((values) => batch.settle(null, new Map(keys.map((key, i) => [key, values[i] ?? null]))))
+      .catch((err: unknown) => batch.settle(err, undefined))
+      .finally(() => {
+        this.#inFlight = false;
+        this.#send();
+      });
+  }
+}
+
+interface PendingRead {
+  readonly keys: Set<string>;
+  readonly values: Promise<ReadonlyMap<string, string | null>>;
+  settle(error: unknown, values: ReadonlyMap<string, string | null> | undefined): void;
+}
+
+function pendingRead(): PendingRead {
+  let settle!: PendingRead['settle'];
+  const values = new Promise<ReadonlyMap<string, string | null>>((resolve, reject) => {
+    settle = (error, result) => (result ? resolve(result) : reject(error instanceof Error ? error : new Error(String(error))));
+  });
+  return { keys: new Set(), values, settle };
 }

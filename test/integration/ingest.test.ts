@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
@@ -34,6 +35,31 @@ describe.each(MODES)('POST /v1/ingest (%s)', (mode) => {
     await waitFor(async () => (await stored(appId)).length === 1, 10_000, 'the event to be readable');
     const [event] = await stored(appId);
     expect(event).toMatchObject({ id: res.body.events[0].id, event: 'order.created', level: 'error', customerId: 'c-1', data: { amount: 42 } });
+  });
+
+  it('answers alike on its own endpoint and through Express (another spelling of the path), gzip bodies included', async () => {
+    const { appId, apiKey } = await newApp();
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+    const direct = await api.request('POST', '/v1/ingest?source=sdk', { headers, body: { event: 'direct' } });
+    const viaExpress = await api.request('POST', '/v1/ingest/', { headers, body: { event: 'via-express' } });
+    const gzipped = await fetch(`${api.url}/v1/ingest`, {
+      method: 'POST',
+      headers: { ...headers, 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify([{ event: 'gzipped' }])),
+    });
+    expect([direct.status, viaExpress.status, gzipped.status]).toEqual([202, 202, 202]);
+    for (const res of [direct, viaExpress]) {
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+    }
+    const unauthenticated = await Promise.all(['/v1/ingest', '/v1/ingest/'].map((path) => api.request('POST', path, { body: { event: 'x' } })));
+    for (const [res, path] of [[unauthenticated[0]!, '/v1/ingest'], [unauthenticated[1]!, '/v1/ingest/']] as const) {
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: 'Invalid or missing authentication', path });
+    }
+    await waitFor(async () => (await stored(appId)).length === 3, 10_000, 'the three events');
+    expect((await stored(appId)).map((e) => e.event).sort()).toEqual(['direct', 'gzipped', 'via-express']);
   });
 
   it('accepts a batch of 100 with ids in request order', async () => {

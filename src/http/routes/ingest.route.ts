@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { DomainError } from '../../domain/errors.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
-import { markEventsRejected } from '../../observability/http-metrics.js';
+import type { ExchangeNotes } from '../../observability/http-metrics.js';
 import { requireApp } from '../../services/app-lookup.js';
 import { IngestService, type IngestItem, type IngestRequest, type IngestResponse } from '../../services/ingest.service.js';
 import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
@@ -91,9 +91,9 @@ export function bodyDigest(body: unknown): string {
  * The request's idempotency claim, or undefined without an Idempotency-Key. The body digest (a
  * stringify and SHA-256 of up to 1 MiB) is computed only then: it is pure cost on every other request.
  */
-export function idempotencyOf(req: { headers: Record<string, string | string[] | undefined>; body: unknown }): { key: string; bodyDigest: string } | undefined {
-  const key = idempotencyKeyOf(req.headers['idempotency-key']);
-  return key === undefined ? undefined : { key, bodyDigest: bodyDigest(req.body) };
+export function idempotencyOf(headers: IncomingHttpHeaders, rawBody: unknown): { key: string; bodyDigest: string } | undefined {
+  const key = idempotencyKeyOf(headers['idempotency-key']);
+  return key === undefined ? undefined : { key, bodyDigest: bodyDigest(rawBody) };
 }
 
 export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
@@ -118,11 +118,11 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
    * The service's only `validation_failed` is a violation of the app's registered schemas (the form
    * of the body was checked before it ran): the metrics count those events as `schema`, not `validation`.
    */
-  const ingest = async (request: IngestRequest, res: Response): Promise<RouteResult> => {
+  const ingest = async (request: IngestRequest, notes: ExchangeNotes): Promise<RouteResult> => {
     try {
       return accepted(await service.ingest(request));
     } catch (err) {
-      if (err instanceof DomainError && err.code === 'validation_failed') markEventsRejected(res, 'schema');
+      if (err instanceof DomainError && err.code === 'validation_failed') notes.eventsRejection = 'schema';
       throw err;
     }
   };
@@ -140,9 +140,9 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       body: ingestBodySchema,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       ingest: true,
-      handler: async ({ body, principal, req, res }) => {
+      handler: async ({ body, principal, headers, rawBody, notes }) => {
         const { items, single } = toIngestItems(body);
-        return ingest({ appId: principal.appId, items, single, idempotency: idempotencyOf(req) }, res);
+        return ingest({ appId: principal.appId, items, single, idempotency: idempotencyOf(headers, rawBody) }, notes);
       },
     }),
     defineRoute({
@@ -157,10 +157,10 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       body: ingestEventSchema,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       ingest: true,
-      handler: async ({ params, body, principal, req, res }) => {
+      handler: async ({ params, body, principal, headers, rawBody, notes }) => {
         const app = await requireApp(deps.metadata.em(), principal.accountId, params.appId);
         const { items } = toIngestItems(body);
-        return ingest({ appId: app.id, items, single: true, idempotency: idempotencyOf(req) }, res);
+        return ingest({ appId: app.id, items, single: true, idempotency: idempotencyOf(headers, rawBody) }, notes);
       },
     }),
   ];

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EdgeMetrics, ExchangeNotes } from '../observability/http-metrics.js';
+import { runWithRequestId, type Logger } from '../observability/logger.js';
+import { writeError, writeJson } from './error-response.js';
+import { readJsonBody } from './json-body.js';
+import { serveRoute, type RouteDeps } from './mount-routes.js';
+import { beginRequestLog } from './request-log.js';
+import type { AnyRoute } from './route.js';
+
+/** The endpoint's path as clients write it; other spellings (a trailing slash, capitals) still reach it through Express. */
+export const INGEST_PATH = '/v1/ingest';
+
+export interface IngestEndpoint {
+  /** True for `POST /v1/ingest` (with or without a query string). */
+  handles(req: IncomingMessage): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+/**
+ * `POST /v1/ingest` served without Express. Telemetry ingest is the one endpoint whose request rate
+ * matters, and on it Express 5's own per-request work (its request and response objects, the
+ * middleware and router walk, `res.json`) cost about as much CPU as everything the service itself
+ * does for a single event (bench/NOTES.md). Everything else is the same code the Express routes use:
+ * the request log line and id, the HTTP metrics, the JSON body reader, serveRoute (authentication,
+ * rate limit, validation, the route's handler) and the error body, so the endpoint answers exactly
+ * as it would through Express.
+ */
+export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; logger: Logger; metrics: EdgeMetrics }): IngestEndpoint {
+  const { route } = deps;
+  const template = deps.metrics.routeOf('POST', INGEST_PATH);
+  const templatePath = (): string => route.path;
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes, parsed: (body: unknown) => void): Promise<void> => {
+    const body = await readJsonBody(req);
+    parsed(body);
+    const result = await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, body, notes }, res);
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    writeJson(res, result.status, result.body);
+  };
+
+  return {
+    handles: (req) => req.method === 'POST' && (req.url === INGEST_PATH || req.url?.startsWith(`${INGEST_PATH}?`) === true),
+    handle(req, res) {
+      const { requestId, logger } = beginRequestLog(deps.logger, req, res, templatePath);
+      const notes: ExchangeNotes = {};
+      let body: unknown;
+      deps.metrics.observe(req, res, template, () => ({ body, notes }));
+      runWithRequestId(requestId, () => {
+        serve(req, res, notes, (parsed) => (body = parsed)).catch((err: unknown) => {
+          if (res.headersSent) logger.error({ err }, 'ingest request failed after its answer was sent');
+          else writeError(res, err, INGEST_PATH, logger);
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { RequestHandler } from 'express';
+import { DomainError } from '../domain/errors.js';
+
+/** Contract section 2: bodies over 1 MiB get 413. The limit counts decoded bytes, so a gzip bomb is stopped too. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const DECODERS: Readonly<Record<string, () => Transform>> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * Reads a request's JSON body: what Express's body-parser did for this service, on plain node
+ * requests, so that the ingest endpoint (which bypasses Express, see ingest-endpoint.ts) and every
+ * other route read bodies the same way.
+ *
+ * - No body (neither Content-Length nor Transfer-Encoding), or a media type other than
+ *   `application/json`: undefined, and the body is left unread. The route's schema then says what it wanted.
+ * - An empty JSON body is `{}`; any JSON value is accepted (the route's schema decides).
+ * - Content-Encoding gzip, deflate or br is decoded; another encoding is 415, a charset other than
+ *   UTF-8 is 415, more than 1 MiB (after decoding) is 413, malformed JSON is 400.
+ */
+export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<unknown> {
+  if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return undefined;
+  const mediaType = parseMediaType(req.headers['content-type']);
+  if (mediaType?.type !== 'application/json') return undefined;
+  if (mediaType.charset !== undefined && mediaType.charset !== 'utf-8' && mediaType.charset !== 'utf8') throw new DomainError('unsupported_media_type', 'Unsupported charset');
+
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
+  if (encoding !== 'identity' && !decoder) throw new DomainError('unsupported_media_type', 'Unsupported content encoding');
+  // Known too large before reading a byte (only without an encoding: the header then counts decoded bytes).
+  if (!decoder && Number(req.headers['content-length']) > limit) throw tooLarge(limit);
+
+  const bytes = await collect(req, decoder?.(), limit);
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.length === 0) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new DomainError('validation_failed', 'Malformed JSON body');
+  }
+}
+
+function tooLarge(limit: number): DomainError {
+  return new DomainError('payload_too_large', `Request body exceeds the ${limit / (1024 * 1024)} MiB limit`);
+}
+
+/** The body's bytes (decoded when a decoder is given), refusing more than `limit` of them. */
+function collect(req: IncomingMessage, decoder: Transform | undefined, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const source: Readable = decoder ?? req;
+    const finish = (error: DomainError | undefined): void => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData);
+      if (error) {
+        // What is left of the body is read and dropped (node would do so after the response anyway).
+        req.unpipe();
+        req.resume();
+        decoder?.destroy();
+        reject(error);
+      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) finish(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    source.on('data', onData);
+    source.once('end', () => finish(undefined));
+    source.once('error', () => finish(new DomainError('validation_failed', decoder ? 'Request body could not be decoded' : 'Request aborted')));
+    // A client that goes away mid-body: `close` before the whole body arrived.
+    req.once('close', () => {
+      if (!req.complete) finish(new DomainError('validation_failed', 'Request aborted'));
+    });
+    if (decoder) req.pipe(decoder);
+  });
+}
+
+/** `application/json; charset=UTF-8` → its lower-cased type and charset; undefined when absent or unreadable. */
+function parseMediaType(header: string | undefined): { type: string; charset: string | undefined } | undefined {
+  if (header === undefined) return undefined;
+  const [type, ...parameters] = header.split(';');
+  let charset: string | undefined;
+  for (const parameter of parameters) {
+    const [name, value] = parameter.split('=', 2);
+    if (name?.trim().toLowerCase() === 'charset' && value !== undefined) charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+  }
+  return { type: type!.trim().toLowerCase(), charset };
+}
+
+/** readJsonBody as Express middleware: `req.body` for every route. */
+export function jsonBodyParser(): RequestHandler {
+  return (req, _res, next) => {
+    readJsonBody(req).then((body) => {
+      req.body = body;
+      next();
+    }, next);
+  };
+}
