@@ -1,5 +1,6 @@
 import type { StateStore } from '../adapters/state/state-store.js';
 import type { Logger } from '../observability/logger.js';
+import { GatheredCalls } from '../shared/gathered-calls.js';
 
 /**
  * A per-process cache of values read from the metadata database, made safe across processes by one
@@ -66,62 +67,25 @@ export class VersionedCache<V> {
 }
 
 /**
- * The version reads of every cache of a process, shared by concurrent requests: one MGET of every key
- * asked for, answering every caller that asked before it was sent. A caller never gets the answer of
- * a read sent before it asked, so a bump that completed before a request arrived is always seen (the
- * revocation guarantee above). While one read is in flight, new callers wait for the next, sent as
- * soon as it returns: under load that is one round trip's worth of requests per read instead of a
- * command per cache per request (each costs the edge CPU, bench/NOTES.md), and when idle a read goes
- * out at once.
+ * The version reads of every cache of a process, shared by concurrent requests (GatheredCalls): one
+ * MGET of every key asked for answers every caller that asked before it was sent, and a caller never
+ * gets the answer of a read sent before it asked, so a bump that completed before a request arrived
+ * is always seen (the revocation guarantee above). Under load that is one read per round trip instead
+ * of a GET per cache per request.
  */
 export class VersionReads {
-  readonly #state: StateStore;
-  /** The read being gathered: not sent yet, so anyone may still join it. */
-  #next: PendingRead | undefined;
-  #inFlight = false;
+  readonly #reads: GatheredCalls<string, string | null>;
 
   constructor(state: StateStore) {
-    this.#state = state;
+    this.#reads = new GatheredCalls(async (keys) => {
+      const unique = [...new Set(keys)];
+      const values = await state.getMany(unique);
+      const byKey = new Map(unique.map((key, i) => [key, values[i] ?? null]));
+      return keys.map((key) => byKey.get(key) ?? null);
+    });
   }
 
   read(key: string): Promise<string | null> {
-    let batch = this.#next;
-    if (!batch) {
-      batch = this.#next = pendingRead();
-      // Callers of this same turn join before it goes; while a read is in flight, its end sends this one.
-      if (!this.#inFlight) queueMicrotask(() => this.#send());
-    }
-    batch.keys.add(key);
-    return batch.values.then((values) => values.get(key) ?? null);
+    return this.#reads.call(key);
   }
-
-  #send(): void {
-    const batch = this.#next;
-    if (!batch) return;
-    this.#next = undefined;
-    this.#inFlight = true;
-    const keys = [...batch.keys];
-    this.#state
-      .getMany(keys)
-      .then((values) => batch.settle(null, new Map(keys.map((key, i) => [key, values[i] ?? null]))))
-      .catch((err: unknown) => batch.settle(err, undefined))
-      .finally(() => {
-        this.#inFlight = false;
-        this.#send();
-      });
-  }
-}
-
-interface PendingRead {
-  readonly keys: Set<string>;
-  readonly values: Promise<ReadonlyMap<string, string | null>>;
-  settle(error: unknown, values: ReadonlyMap<string, string | null> | undefined): void;
-}
-
-function pendingRead(): PendingRead {
-  let settle!: PendingRead['settle'];
-  const values = new Promise<ReadonlyMap<string, string | null>>((resolve, reject) => {
-    settle = (error, result) => (result ? resolve(result) : reject(error instanceof Error ? error : new Error(String(error))));
-  });
-  return { keys: new Set(), values, settle };
 }

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { GatheredCalls } from '../../shared/gathered-calls.js';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from './rate-limiter.js';
-import { outcomeOf } from './outcome.js';
 import { failFastRedisOptions } from '../state/redis-state-store.js';
 
 export interface RedisRateLimiterOptions {
@@ -27,12 +27,19 @@ export interface RedisRateLimiterOptions {
  *
  * An account over its budget is also remembered in process until its window ends
  * (`inMemoryBlockOnConsumed`), so a client hammering through its 429s costs no Redis round trip.
+ *
+ * Concurrent requests of one key share one script run (GatheredCalls): n requests consume n points at
+ * once, and the answer is split as if they had been counted one after another, so each allowed
+ * request still sees its own remaining count and exactly the budget passes. A hot account at high
+ * request rates (the ingest edge's usual case) then costs one command per round trip, not one per request.
  */
 export class RedisRateLimiter implements RateLimiter {
   readonly policy: RateLimitPolicy;
   readonly #client: Redis;
   readonly #limiter: RateLimiterRedis;
   readonly #timeoutMs: number;
+  /** The gathering of each key with requests under way; removed when idle, so keys do not pile up. */
+  readonly #gathered = new Map<string, GatheredCalls<void, RateLimitOutcome>>();
   #connecting: Promise<void> | undefined;
   #closed = false;
 
@@ -56,7 +63,37 @@ export class RedisRateLimiter implements RateLimiter {
 
   async consume(key: string): Promise<RateLimitOutcome> {
     await this.#ready();
-    return outcomeOf(this.#limiter.consume(key));
+    let gathered = this.#gathered.get(key);
+    if (!gathered) {
+      gathered = new GatheredCalls((requests) => this.#consumeMany(key, requests.length));
+      this.#gathered.set(key, gathered);
+    }
+    const calls = gathered;
+    try {
+      return await calls.call(undefined);
+    } finally {
+      if (calls.idle && this.#gathered.get(key) === calls) this.#gathered.delete(key);
+    }
+  }
+
+  /** Counts `count` requests of `key` at once; their outcomes in the order they were counted. */
+  async #consumeMany(key: string, count: number): Promise<RateLimitOutcome[]> {
+    let res: RateLimiterRes;
+    try {
+      res = await this.#limiter.consume(key, count);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      res = rejection;
+    }
+    const { points } = this.policy;
+    const resetMs = Math.max(0, res.msBeforeNext);
+    // consumedPoints counts these requests too. A refusal from the in-process block carries no count:
+    // every request of the call is over the budget then.
+    const before = res.consumedPoints >= count ? res.consumedPoints - count : points;
+    return Array.from({ length: count }, (_, i) => {
+      const after = before + i + 1;
+      return after <= points ? { allowed: true, remaining: points - after, resetMs } : { allowed: false, remaining: 0, resetMs };
+    });
   }
 
   async close(): Promise<void> {
