@@ -249,6 +249,17 @@ describe.each(MODES)('apps (%s)', (mode) => {
       expectValidationError(await call('PATCH', `/v1/apps/${app.id}`, body), path);
     });
 
+    it('names one problem for a slug that breaks the pattern, and the UUID rule only for a slug of the right form', async () => {
+      await freshAccount();
+      const { app } = await createTestApp(api, account);
+      const badForm = await call('PATCH', `/v1/apps/${app.id}`, { slug: 'BAD SLUG' });
+      expect(badForm.status).toBe(400);
+      expect(badForm.body.details).toEqual([{ path: 'slug', message: expect.stringMatching(/lower-case letters/) }]);
+      const uuidForm = await call('PATCH', `/v1/apps/${app.id}`, { slug: '0190a5f0-1111-7000-8000-000000000002' });
+      expect(uuidForm.status).toBe(400);
+      expect(uuidForm.body.details).toEqual([{ path: 'slug', message: expect.stringMatching(/form of a UUID/) }]);
+    });
+
     it("404 for another account's app by id and by slug; 401 and 403 as for every write", async () => {
       const other = await api.newAccount();
       const theirs = (await api.request('POST', '/v1/apps', { headers: other.auth, body: { name: 'Theirs', slug: 'theirs' } })).body.app;

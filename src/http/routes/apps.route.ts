@@ -11,7 +11,8 @@ const nameSchema = displayNameSchema;
 const slugSchema = z
   .string({ error: 'must be a string' })
   .regex(SLUG_PATTERN, 'must be 1–63 lower-case letters, digits or hyphens, starting with a letter or digit')
-  .refine(isValidSlug, 'must not have the form of a UUID (a path would read it as an app id)')
+  // Only for a slug of the right form: one that breaks the pattern already has its message.
+  .refine((value) => !SLUG_PATTERN.test(value) || isValidSlug(value), 'must not have the form of a UUID (a path would read it as an app id)')
   .describe('URL-friendly identifier, unique within the account: `^[a-z0-9][a-z0-9-]{0,62}$`, not a UUID');
 
 export const appSchema = z
