@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   {
     // One place reads the environment (STYLE habit 1).
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/config.ts'],
     rules: {
       'no-restricted-properties': [
@@ -40,6 +40,24 @@ export default tseslint.config(
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['**/adapters/**', '**/http/**', '**/services/**', 'node:fs', 'node:net', 'node:http'] }],
+    },
+  },
+  {
+    // The dashboard is a client of the public /v1 API like any other: no server code in the browser bundle.
+    files: ['src/dashboard/**/*.ts', 'src/dashboard/**/*.tsx'],
+    ignores: ['src/dashboard/vite.config.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/adapters/**', '**/services/**', '**/domain/**', '**/http/**', '**/pipeline/**', '**/delivery/**', '**/observability/**', 'node:*'],
+              message: 'The dashboard talks to the public /v1 API only (src/dashboard/api/client.ts).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

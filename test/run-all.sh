@@ -23,6 +23,15 @@ if ! command -v promtool >/dev/null 2>&1; then
   done
 fi
 
+# The dashboard's end-to-end test (test/e2e/dashboard.test.ts) drives Debian's Chromium through
+# playwright-core, which brings no browser of its own.
+if [ ! -x /usr/bin/chromium ]; then
+  echo "==> installing Chromium (Debian package chromium)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends chromium >&2 \
+    || { apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends chromium >&2; }
+fi
+
 echo "==> local stack" >&2
 eval "$(bash deploy/local/stack.sh up)"
 export KAFKA_BROKERS CLICKHOUSE_URL REDIS_URL DATABASE_URL
@@ -34,6 +43,10 @@ echo "==> lint" >&2
 npx eslint .
 echo "==> typecheck" >&2
 npx tsc -p tsconfig.json --noEmit
+npx tsc -p src/dashboard/tsconfig.json --noEmit
+
+echo "==> dashboard build (served by the service under test)" >&2
+npx vite build --config src/dashboard/vite.config.ts --logLevel warn
 
 echo "==> tests" >&2
 mkdir -p test-artifacts

@@ -5,6 +5,7 @@ import { edgeMetrics, httpMetrics, type EdgeMetrics, type RouteTemplate } from '
 import type { Logger } from '../observability/logger.js';
 import type { Authenticator } from '../services/authenticator.js';
 import type { DependencyCheck } from '../services/readiness.js';
+import { dashboardRouter } from './dashboard.js';
 import { errorHandler, notFoundHandler } from './error-response.js';
 import { ingestEndpoint, INGEST_PATH } from './ingest-endpoint.js';
 import { jsonBodyParser } from './json-body.js';
@@ -65,7 +66,12 @@ export function createHttpApp(deps: HttpAppDeps, metrics: EdgeMetrics = edgeMetr
   app.use(httpMetrics(metrics));
   app.use(systemRouter({ checks: deps.checks, metrics: deps.metrics }));
   app.use(jsonBodyParser());
-  if (deps.api) app.use(mountRoutes(deps.api.routes, deps.api));
+  if (deps.api) {
+    app.use(mountRoutes(deps.api.routes, deps.api));
+    // The dashboard talks to this API only, so it is served where the API is; after it, so that an
+    // API path never reaches the static files.
+    app.use(dashboardRouter());
+  }
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -24,6 +24,12 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 export interface ExchangeNotes {
   eventsRejection?: EventRejectionReason;
+  /**
+   * The `route` label of a request no template matches but a handler served all the same (the
+   * dashboard's files and deep links, src/http/dashboard.ts): a fixed name, never the raw path,
+   * so that clients cannot create series at will.
+   */
+  routeLabel?: string;
 }
 
 /** The request's parsed body and the route's notes, asked once the response has finished. */
@@ -56,8 +62,9 @@ export function edgeMetrics(registry: Registry, routes: readonly RouteTemplate[]
       res.once('finish', () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'other';
-        metrics.httpRequests.inc({ method, route: route?.path ?? UNMATCHED_ROUTE, status: String(res.statusCode) });
-        metrics.httpRequestDuration.observe({ method, route: route?.path ?? UNMATCHED_ROUTE }, seconds);
+        const label = route?.path ?? outcome().notes?.routeLabel ?? UNMATCHED_ROUTE;
+        metrics.httpRequests.inc({ method, route: label, status: String(res.statusCode) });
+        metrics.httpRequestDuration.observe({ method, route: label }, seconds);
         if (route?.ingest) countEvents(metrics, res.statusCode, outcome());
       });
     },

@@ -1,0 +1,18 @@
+/**
+ * Every cache key in one place, so a change can invalidate exactly what it affects
+ * (a new destination refreshes the destination list and the rule editor's choices alike).
+ */
+export const queryKeys = {
+  apps: ['apps'] as const,
+  app: (appId: string) => ['apps', appId] as const,
+  schemas: (appId: string) => ['apps', appId, 'schemas'] as const,
+  destinations: (appId: string) => ['apps', appId, 'destinations'] as const,
+  rules: (appId: string) => ['apps', appId, 'rules'] as const,
+  events: (appId: string) => ['apps', appId, 'events'] as const,
+  deliveries: (appId: string) => ['apps', appId, 'deliveries'] as const,
+  defaultMetadata: (appId: string) => ['apps', appId, 'default-metadata'] as const,
+  clientSecrets: ['client-secrets'] as const,
+};
+
+/** Lists other than events and deliveries take limit and offset; one page of the maximum covers a dashboard. */
+export const LIST_QUERY = { limit: 1000 } as const;

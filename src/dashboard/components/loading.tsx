@@ -1,0 +1,8 @@
+/** The one loading indicator: a polite status, so screen readers announce it without interrupting. */
+export function Loading() {
+  return (
+    <p role="status" className="muted">
+      Loading…
+    </p>
+  );
+}
