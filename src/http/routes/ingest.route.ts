@@ -23,7 +23,9 @@ const wellFormed = (s: string) => isWellFormedUnicode(s);
 export const ingestEventSchema = z
   .object({
     event: z.string({ error: 'must be a string' }).regex(EVENT_NAME_PATTERN, 'must be 1 to 200 characters of A-Z a-z 0-9 . _ : -').describe('Event name'),
-    data: z.record(z.string(), z.unknown(), { error: 'must be an object' }).default({}).describe('Event payload'),
+    // Any JSON object. A loose object rather than a record of unknowns: the same values pass (JSON keys
+    // are strings), without a parse step per key, which was a quarter of the ingest edge's validation.
+    data: z.looseObject({}, { error: 'must be an object' }).default({}).describe('Event payload'),
     level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).default('info'),
     customer_id: z
       .string({ error: 'must be a string' })
