@@ -76,6 +76,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    writeError(res, err, req.path, res.locals.logger ?? logger);
+    // Within the request's scope: the line carries its id.
+    writeError(res, err, req.path, logger);
   };
 }

@@ -41,7 +41,8 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   return {
     handles: (req) => req.method === 'POST' && (req.url === INGEST_PATH || req.url?.startsWith(`${INGEST_PATH}?`) === true),
     handle(req, res) {
-      const { requestId, logger } = beginRequestLog(deps.logger, req, res, templatePath);
+      const { requestId } = beginRequestLog(deps.logger, req, res, templatePath);
+      const { logger } = deps;
       const notes: ExchangeNotes = {};
       let body: unknown;
       deps.metrics.observe(req, res, template, () => ({ body, notes }));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
-import { requestLogger, runWithRequestId, type Logger } from '../observability/logger.js';
+import { runWithRequestId, type Logger } from '../observability/logger.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express types res.locals through this namespace
@@ -10,8 +10,6 @@ declare global {
     interface Locals {
       /** This request's id, also in the `X-Request-Id` response header. */
       requestId: string;
-      /** The logger for this request: every line it writes carries the request id. */
-      logger: Logger;
       /** What the route tells the HTTP metrics about its request (http-metrics.ts). */
       notes?: ExchangeNotes;
     }
@@ -46,10 +44,9 @@ function requestIdOf(req: IncomingMessage): string {
  * is written, once the route is known. Plain node objects, so that the ingest endpoint, which
  * bypasses Express, logs like every other route.
  */
-export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => string | undefined): { requestId: string; logger: Logger } {
+export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => string | undefined): { requestId: string } {
   const started = process.hrtime.bigint();
   const requestId = requestIdOf(req);
-  const log = requestLogger(logger, requestId);
   res.setHeader(REQUEST_ID_HEADER, requestId);
   const path = (req.url ?? '/').split('?', 1)[0]!;
 
@@ -57,7 +54,9 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
   const done = (): void => {
     if (logged) return;
     logged = true;
+    // The id is named here: `finish` may come outside the request's scope (runWithRequestId).
     const line = {
+      requestId,
       method: req.method,
       route: route(),
       path,
@@ -66,13 +65,13 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
       contentLength: contentLength(res),
       ...(res.writableFinished ? {} : { aborted: true }),
     };
-    if (res.statusCode >= 500) log.error(line, 'request failed');
-    else if (PROBE_PATHS.has(path)) log.debug(line, 'request completed');
-    else log.info(line, 'request completed');
+    if (res.statusCode >= 500) logger.error(line, 'request failed');
+    else if (PROBE_PATHS.has(path)) logger.debug(line, 'request completed');
+    else logger.info(line, 'request completed');
   };
   res.once('finish', done);
   res.once('close', done);
-  return { requestId, logger: log };
+  return { requestId };
 }
 
 /**
@@ -81,9 +80,8 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const { requestId, logger: log } = beginRequestLog(logger, req, res, () => routeTemplate(req));
+    const { requestId } = beginRequestLog(logger, req, res, () => routeTemplate(req));
     res.locals.requestId = requestId;
-    res.locals.logger = log;
     runWithRequestId(requestId, next);
   };
 }

@@ -4,9 +4,14 @@ import { destination, pino, type DestinationStream, type Logger, type LevelWithS
 export type { Logger };
 
 /**
- * Paths pino blanks out wherever they appear in a log object. Credentials must never reach a log:
- * API keys travel in `x-api-key`, client secrets in `authorization`, and later issues add webhook URLs
- * and signing secrets to objects that may be logged.
+ * Credentials must never reach a log: API keys travel in `x-api-key`, client secrets in
+ * `authorization`, and destinations carry webhook URLs and signing secrets in objects that may be
+ * logged. Two nets catch them:
+ * - these exact paths, blanked by pino's redaction;
+ * - SECRET_FIELDS, blanked wherever they appear at the top level of a log object or one level down
+ *   (`{ destination: { secret } }`), by censorSecretFields. pino's wildcard paths (`*.secret`) did
+ *   that second job at several microseconds per line per path, on every line written (a quarter of a
+ *   request log line's cost); censorSecretFields looks one level down and copies only what holds a secret.
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -14,17 +19,48 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["set-cookie"]',
   'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers["x-api-key"]',
   'headers.cookie',
   'headers["set-cookie"]',
-  '*.apiKey',
-  '*.clientSecret',
-  '*.secret',
-  '*.password',
-  '*.authorization',
-  '*["x-api-key"]',
 ];
+
+export const SECRET_FIELDS: readonly string[] = ['apiKey', 'clientSecret', 'secret', 'password', 'authorization', 'x-api-key'];
+
+const CENSOR = '[redacted]';
+
+/**
+ * The log object with every SECRET_FIELDS value at its top level or one level down replaced by the
+ * censor, in copies: the caller's objects are never changed. Only plain objects are looked into
+ * (an Error goes to pino's serializer whole).
+ */
+export function censorSecretFields(object: Record<string, unknown>): Record<string, unknown> {
+  let result = object;
+  for (const key in object) {
+    const value = object[key];
+    if (SECRET_FIELDS.includes(key)) {
+      if (result === object) result = { ...object };
+      result[key] = CENSOR;
+    } else if (isPlainObject(value)) {
+      let copy: Record<string, unknown> | undefined;
+      for (const field of SECRET_FIELDS) {
+        if (Object.hasOwn(value, field)) {
+          copy ??= { ...value };
+          copy[field] = CENSOR;
+        }
+      }
+      if (copy) {
+        if (result === object) result = { ...object };
+        result[key] = copy;
+      }
+    }
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 
 /** The unit of work a log line belongs to: for now, the HTTP request being handled. */
 interface LogScope {
@@ -40,36 +76,24 @@ interface LogScope {
  */
 const scopes = new AsyncLocalStorage<LogScope>();
 
-/** Marks a logger that binds the request id itself, so the scope does not add it a second time. */
-const bindsRequestId = Symbol('bindsRequestId');
-
 /** Runs `fn` (and everything it starts) with its log lines tagged with `requestId`. */
 export function runWithRequestId<T>(requestId: string, fn: () => T): T {
   return scopes.run({ requestId }, fn);
-}
-
-/**
- * A child of `logger` with the request id bound: for code that may run outside the request's async
- * chain (a response's `finish` listener), where the scope no longer reaches.
- */
-export function requestLogger(logger: Logger, requestId: string): Logger {
-  const child = logger.child({ requestId });
-  // pino builds children with Object.create, so the children of this child see the mark too.
-  Object.defineProperty(child, bindsRequestId, { value: true });
-  return child;
 }
 
 export function createLogger(options: { level: LevelWithSilent; destination?: DestinationStream }): Logger {
   return pino(
     {
       level: options.level,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACTED_PATHS, censor: CENSOR },
+      formatters: { log: censorSecretFields },
       base: { service: 'event-alerting' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      // A fresh object every time: pino merges the log call's fields into it.
-      mixin: (_fields, _level, instance) => {
+      // A fresh object every time: pino merges the log call's fields into it (so a line that names
+      // its request id itself, written outside the scope, has it once).
+      mixin: () => {
         const scope = scopes.getStore();
-        return scope && !(bindsRequestId in instance) ? { requestId: scope.requestId } : {};
+        return scope ? { requestId: scope.requestId } : {};
       },
     },
     options.destination,

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../test/helpers/logger.js';
+import { runWithRequestId } from './logger.js';
+
+function lastLine(lines: () => string[]): Record<string, unknown> {
+  return JSON.parse(lines().at(-1)!) as Record<string, unknown>;
+}
+
+describe('the service logger', () => {
+  it('blanks credentials at the top level, one level down and at the named header paths, without touching the caller objects', () => {
+    const { logger, lines } = capturingLogger();
+    const destination = { id: 'd-1', url: 'https://hooks.example/x', secret: 'whsec_abc' };
+    const headers = { authorization: 'Bearer svc_cs_abc', 'x-api-key': 'svc_live_abc', accept: 'application/json' };
+    logger.warn(
+      {
+        apiKey: 'svc_live_top',
+        destination,
+        headers,
+        req: { headers: { authorization: 'Bearer svc_cs_req', 'x-api-key': 'svc_live_req', cookie: 'c=1' } },
+        account: { clientSecret: 'svc_cs_new', password: 'p', label: 'ops' },
+        count: 3,
+      },
+      'something happened',
+    );
+    const line = lastLine(lines);
+    expect(line).toMatchObject({
+      apiKey: '[redacted]',
+      destination: { id: 'd-1', url: 'https://hooks.example/x', secret: '[redacted]' },
+      headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', accept: 'application/json' },
+      req: { headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', cookie: '[redacted]' } },
+      account: { clientSecret: '[redacted]', password: '[redacted]', label: 'ops' },
+      count: 3,
+      msg: 'something happened',
+    });
+    expect(lines().join('\n')).not.toMatch(/whsec_abc|svc_cs_|svc_live_/);
+    expect(destination.secret).toBe('whsec_abc');
+    expect(headers.authorization).toBe('Bearer svc_cs_abc');
+  });
+
+  it('serialises an error whole', () => {
+    const { logger, lines } = capturingLogger();
+    logger.error({ err: new Error('broker down') }, 'produce failed');
+    expect(lastLine(lines)).toMatchObject({ err: { type: 'Error', message: 'broker down', stack: expect.stringContaining('broker down') } });
+  });
+
+  it('tags lines written within a request scope with its id, once when the line names it too', () => {
+    const { logger, lines } = capturingLogger();
+    runWithRequestId('req-1', () => logger.info('inside'));
+    expect(lastLine(lines)).toMatchObject({ requestId: 'req-1', msg: 'inside' });
+    runWithRequestId('req-2', () => logger.info({ requestId: 'req-2' }, 'named'));
+    expect(lines().at(-1)!.match(/"requestId"/g)).toHaveLength(1);
+    logger.info('outside');
+    expect(lastLine(lines)).not.toHaveProperty('requestId');
+  });
+});
