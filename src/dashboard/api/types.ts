@@ -1,7 +1,9 @@
 /**
  * What the `/v1` API sends and takes, as the dashboard uses it. Written out here rather than imported
- * from the server's zod schemas: the dashboard talks to the public API only, as any client would
- * (GET /v1/openapi.json is the reference).
+ * from the server's types or zod schemas: the dashboard is a client of the public /v1 API like any
+ * other (an ESLint rule keeps server code out of its bundle), so these types mirror the API's JSON as
+ * documented in GET /v1/openapi.json, not the server's internals. Their likeness to server types is
+ * deliberate; when the API changes, the OpenAPI document and these change together.
  */
 
 export interface App {

@@ -4,7 +4,7 @@ import { segment } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { useApi } from '../api/session';
 import type { App } from '../api/types';
-import { ErrorAlert } from './error-alert';
+import { FormFooter } from './form-footer';
 import { TextField } from './form-fields';
 
 /** Renames an app or changes its slug; only what changed is sent. */
@@ -46,15 +46,7 @@ export function AppDetailsForm({ app }: { readonly app: App }) {
             hint="Lower-case letters, digits and hyphens. API paths accept it in place of the app id; the old slug stops working."
           />
         </div>
-        <ErrorAlert error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Save app
-          </button>
-          <p role="status" className="success-text">
-            {save.isSuccess ? 'Saved.' : ''}
-          </p>
-        </div>
+        <FormFooter error={save.error} pending={save.isPending} submitLabel="Save app" status={save.isSuccess ? 'Saved.' : ''} />
       </form>
     </section>
   );

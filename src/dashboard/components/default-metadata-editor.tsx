@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { segment } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { useApi } from '../api/session';
 import type { DefaultMetadata, MetadataValue } from '../api/types';
 import { ErrorAlert } from './error-alert';
+import { FormFooter } from './form-footer';
 import { Loading } from './loading';
-import { RemoveRowButton, RowLabel } from './row-label';
+import { NumberedRows } from './numbered-rows';
+import { RowLabel } from './row-label';
 
 type ValueType = 'string' | 'number' | 'boolean';
 
@@ -69,16 +71,6 @@ function MetadataForm({ appId, initial }: { readonly appId: string; readonly ini
       setEntries(Object.entries(stored).map(([name, value]) => entry(name, value)));
     },
   });
-  const update = (index: number, change: Partial<Entry>): void => setEntries(entries.map((e, i) => (i === index ? { ...e, ...change } : e)));
-  // A row added with the button takes the focus, so keyboard users type on where they are.
-  const [added, setAdded] = useState<string | null>(null);
-  // A removed row takes its focused button with it: the focus goes to the list's add button.
-  const addButton = useRef<HTMLButtonElement>(null);
-  const add = (): void => {
-    const row = entry();
-    setAdded(row.key);
-    setEntries([...entries, row]);
-  };
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
@@ -87,88 +79,48 @@ function MetadataForm({ appId, initial }: { readonly appId: string; readonly ini
 
   return (
     <form className="stack" onSubmit={submit} noValidate>
-      {entries.length === 0 && <p className="muted small">No default metadata.</p>}
-      <ol className="row-list">
-        {entries.map((e, index) => (
-          <MetadataRow
-            key={e.key}
-            prefix={`Metadata ${index + 1}`}
-            entry={e}
-            focusOnMount={e.key === added}
-            onChange={(change) => update(index, change)}
-            onRemove={() => {
-              setEntries(entries.filter((_, i) => i !== index));
-              addButton.current?.focus();
-            }}
-          />
-        ))}
-      </ol>
-      <div>
-        <button ref={addButton} type="button" className="button small" onClick={add}>
-          Add metadata
-        </button>
-      </div>
-      <ErrorAlert error={save.error} />
-      <div className="actions">
-        <button type="submit" className="button primary" disabled={save.isPending} aria-busy={save.isPending}>
-          Save default metadata
-        </button>
-        <p role="status" className="success-text">
-          {save.isSuccess ? 'Default metadata saved.' : ''}
-        </p>
-      </div>
+      <NumberedRows
+        noun="Metadata"
+        rows={entries}
+        onChange={setEntries}
+        newRow={() => entry()}
+        empty="No default metadata."
+        renderFields={(e, { id, prefix, focusOnMount, change }) => (
+          <>
+            <div className="field">
+              <RowLabel htmlFor={`${id}-key`} prefix={prefix} word="key" />
+              <input id={`${id}-key`} value={e.name} onChange={(ev) => change({ name: ev.target.value })} spellCheck={false} autoFocus={focusOnMount} />
+            </div>
+            <div className="field">
+              <RowLabel htmlFor={`${id}-type`} prefix={prefix} word="type" />
+              <select
+                id={`${id}-type`}
+                value={e.type}
+                onChange={(ev) => {
+                  const type = ev.target.value as ValueType;
+                  change({ type, ...(type === 'boolean' && e.value !== 'false' ? { value: 'true' } : {}) });
+                }}
+              >
+                <option value="string">text</option>
+                <option value="number">number</option>
+                <option value="boolean">true or false</option>
+              </select>
+            </div>
+            <div className="field">
+              <RowLabel htmlFor={`${id}-value`} prefix={prefix} word="value" />
+              {e.type === 'boolean' ? (
+                <select id={`${id}-value`} value={e.value} onChange={(ev) => change({ value: ev.target.value })}>
+                  <option value="true">true</option>
+                  <option value="false">false</option>
+                </select>
+              ) : (
+                <input id={`${id}-value`} value={e.value} inputMode={e.type === 'number' ? 'decimal' : 'text'} onChange={(ev) => change({ value: ev.target.value })} />
+              )}
+            </div>
+          </>
+        )}
+      />
+      <FormFooter error={save.error} pending={save.isPending} submitLabel="Save default metadata" status={save.isSuccess ? 'Default metadata saved.' : ''} />
     </form>
-  );
-}
-
-interface MetadataRowProps {
-  readonly prefix: string;
-  readonly entry: Entry;
-  readonly focusOnMount: boolean;
-  readonly onChange: (change: Partial<Entry>) => void;
-  readonly onRemove: () => void;
-}
-
-function MetadataRow({ prefix, entry: e, focusOnMount, onChange, onRemove }: MetadataRowProps) {
-  const id = useId();
-  return (
-    <li className="row-item">
-      <span className="row-number" aria-hidden="true">
-        {prefix}
-      </span>
-      <div className="row-fields">
-        <div className="field">
-          <RowLabel htmlFor={`${id}-key`} prefix={prefix} word="key" />
-          <input id={`${id}-key`} value={e.name} onChange={(ev) => onChange({ name: ev.target.value })} spellCheck={false} autoFocus={focusOnMount} />
-        </div>
-        <div className="field">
-          <RowLabel htmlFor={`${id}-type`} prefix={prefix} word="type" />
-          <select
-            id={`${id}-type`}
-            value={e.type}
-            onChange={(ev) => {
-              const type = ev.target.value as ValueType;
-              onChange({ type, ...(type === 'boolean' && e.value !== 'false' ? { value: 'true' } : {}) });
-            }}
-          >
-            <option value="string">text</option>
-            <option value="number">number</option>
-            <option value="boolean">true or false</option>
-          </select>
-        </div>
-        <div className="field">
-          <RowLabel htmlFor={`${id}-value`} prefix={prefix} word="value" />
-          {e.type === 'boolean' ? (
-            <select id={`${id}-value`} value={e.value} onChange={(ev) => onChange({ value: ev.target.value })}>
-              <option value="true">true</option>
-              <option value="false">false</option>
-            </select>
-          ) : (
-            <input id={`${id}-value`} value={e.value} inputMode={e.type === 'number' ? 'decimal' : 'text'} onChange={(ev) => onChange({ value: ev.target.value })} />
-          )}
-        </div>
-      </div>
-      <RemoveRowButton what={prefix.toLowerCase()} onClick={onRemove} />
-    </li>
   );
 }

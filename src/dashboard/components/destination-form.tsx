@@ -4,8 +4,8 @@ import { segment } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { useApi } from '../api/session';
 import { CHANNELS, type Channel, type CreatedDestination } from '../api/types';
-import { ErrorAlert } from './error-alert';
-import { SelectField, TextField } from './form-fields';
+import { FormFooter } from './form-footer';
+import { Options, SelectField, TextField } from './form-fields';
 
 export const CHANNEL_NAMES: Readonly<Record<Channel, string>> = { slack: 'Slack', discord: 'Discord', email: 'Email', webhook: 'Webhook' };
 
@@ -53,11 +53,7 @@ export function DestinationForm({ appId, onCreated, onCancel }: DestinationFormP
       <form className="stack" onSubmit={submit} noValidate>
         <div className="two-columns">
           <SelectField label="Type" value={type} onChange={(e) => setType(e.target.value as Channel)} autoFocus>
-            {CHANNELS.map((channel) => (
-              <option key={channel} value={channel}>
-                {CHANNEL_NAMES[channel]}
-              </option>
-            ))}
+            <Options values={CHANNELS} names={CHANNEL_NAMES} />
           </SelectField>
           <TextField label="Label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={200} />
         </div>
@@ -66,15 +62,7 @@ export function DestinationForm({ appId, onCreated, onCancel }: DestinationFormP
         ) : (
           <TextField label="URL" type="url" value={target} onChange={(e) => setTarget(e.target.value)} spellCheck={false} hint={URL_HINTS[type]} />
         )}
-        <ErrorAlert error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Save destination
-          </button>
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormFooter error={save.error} pending={save.isPending} submitLabel="Save destination" onCancel={onCancel} />
       </form>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { EVENT_LEVELS } from '../api/types';
-import { SelectField, TextField } from './form-fields';
+import { Options, SelectField, TextField } from './form-fields';
 
 /** The events read's filters, as its query parameters want them. */
 export interface EventFilterValues {
@@ -46,11 +46,7 @@ export function EventFilters({ onApply, onRefresh, refreshing }: EventFiltersPro
     <form className="filters" aria-label="Event filters" onSubmit={submit}>
       <SelectField label="Level" value={level} onChange={(e) => setLevel(e.target.value)}>
         <option value="">Any level</option>
-        {EVENT_LEVELS.map((l) => (
-          <option key={l} value={l}>
-            {l}
-          </option>
-        ))}
+        <Options values={EVENT_LEVELS} />
       </SelectField>
       <TextField label="Event name" value={type} onChange={(e) => setType(e.target.value)} spellCheck={false} />
       <TextField label="From" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />

@@ -1,6 +1,7 @@
-import { useId, useRef, useState } from 'react';
 import { FIELD_TYPES, type FieldType, type SchemaField } from '../api/types';
-import { RemoveRowButton, RowLabel } from './row-label';
+import { Options } from './form-fields';
+import { NumberedRows } from './numbered-rows';
+import { RowLabel } from './row-label';
 
 /** One row of the editor; `key` is React's, `id` the server's (kept on update). */
 export interface FieldDraft {
@@ -55,93 +56,47 @@ interface FieldListEditorProps {
 
 /** The field editor of a schema: name, type, required and enum values per row. */
 export function FieldListEditor({ legend, noun, rows, onChange }: FieldListEditorProps) {
-  const update = (index: number, change: Partial<FieldDraft>): void => onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
-  // A row added with the button takes the focus, so keyboard users type on where they are.
-  const [added, setAdded] = useState<string | null>(null);
-  // A removed row takes its focused button with it: the focus goes to the list's add button.
-  const addButton = useRef<HTMLButtonElement>(null);
-  const add = (): void => {
-    const row = newFieldDraft();
-    setAdded(row.key);
-    onChange([...rows, row]);
-  };
   return (
-    <fieldset className="rows">
-      <legend>{legend}</legend>
-      {rows.length === 0 && <p className="muted small">No {legend.toLowerCase()}.</p>}
-      <ol className="row-list">
-        {rows.map((row, index) => (
-          <FieldRow
-            key={row.key}
-            prefix={`${noun} ${index + 1}`}
-            row={row}
-            focusOnMount={row.key === added}
-            onChange={(change) => update(index, change)}
-            onRemove={() => {
-              onChange(rows.filter((_, i) => i !== index));
-              addButton.current?.focus();
-            }}
-          />
-        ))}
-      </ol>
-      <button ref={addButton} type="button" className="button small" onClick={add}>
-        Add {noun.toLowerCase()}
-      </button>
-    </fieldset>
-  );
-}
-
-interface FieldRowProps {
-  readonly prefix: string;
-  readonly row: FieldDraft;
-  readonly focusOnMount: boolean;
-  readonly onChange: (change: Partial<FieldDraft>) => void;
-  readonly onRemove: () => void;
-}
-
-function FieldRow({ prefix, row, focusOnMount, onChange, onRemove }: FieldRowProps) {
-  const id = useId();
-  return (
-    <li className="row-item">
-      <span className="row-number" aria-hidden="true">
-        {prefix}
-      </span>
-      <div className="row-fields">
-        <div className="field">
-          <RowLabel htmlFor={`${id}-name`} prefix={prefix} word="name" />
-          <input id={`${id}-name`} value={row.name} onChange={(e) => onChange({ name: e.target.value })} spellCheck={false} autoFocus={focusOnMount} />
-        </div>
-        <div className="field">
-          <RowLabel htmlFor={`${id}-type`} prefix={prefix} word="type" />
-          <select id={`${id}-type`} value={row.type} onChange={(e) => onChange({ type: e.target.value as FieldType })}>
-            {FIELD_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </div>
-        {row.type === 'enum' && (
-          <div className="field grow">
-            <RowLabel htmlFor={`${id}-enum`} prefix={prefix} word="enum values" />
-            <input
-              id={`${id}-enum`}
-              value={row.enumText}
-              onChange={(e) => onChange({ enumText: e.target.value })}
-              placeholder="e.g. card, paypal"
-              aria-describedby={`${id}-enum-hint`}
-            />
-            <span id={`${id}-enum-hint`} className="sr-only">
-              Comma-separated
-            </span>
+    <NumberedRows
+      legend={legend}
+      noun={noun}
+      rows={rows}
+      onChange={onChange}
+      newRow={() => newFieldDraft()}
+      empty={<>No {legend.toLowerCase()}.</>}
+      renderFields={(row, { id, prefix, focusOnMount, change }) => (
+        <>
+          <div className="field">
+            <RowLabel htmlFor={`${id}-name`} prefix={prefix} word="name" />
+            <input id={`${id}-name`} value={row.name} onChange={(e) => change({ name: e.target.value })} spellCheck={false} autoFocus={focusOnMount} />
           </div>
-        )}
-        <div className="field checkbox-field">
-          <input id={`${id}-required`} type="checkbox" checked={row.required} onChange={(e) => onChange({ required: e.target.checked })} />
-          <RowLabel htmlFor={`${id}-required`} prefix={prefix} word="required" />
-        </div>
-      </div>
-      <RemoveRowButton what={prefix.toLowerCase()} onClick={onRemove} />
-    </li>
+          <div className="field">
+            <RowLabel htmlFor={`${id}-type`} prefix={prefix} word="type" />
+            <select id={`${id}-type`} value={row.type} onChange={(e) => change({ type: e.target.value as FieldType })}>
+              <Options values={FIELD_TYPES} />
+            </select>
+          </div>
+          {row.type === 'enum' && (
+            <div className="field grow">
+              <RowLabel htmlFor={`${id}-enum`} prefix={prefix} word="enum values" />
+              <input
+                id={`${id}-enum`}
+                value={row.enumText}
+                onChange={(e) => change({ enumText: e.target.value })}
+                placeholder="e.g. card, paypal"
+                aria-describedby={`${id}-enum-hint`}
+              />
+              <span id={`${id}-enum-hint`} className="sr-only">
+                Comma-separated
+              </span>
+            </div>
+          )}
+          <div className="field checkbox-field">
+            <input id={`${id}-required`} type="checkbox" checked={row.required} onChange={(e) => change({ required: e.target.checked })} />
+            <RowLabel htmlFor={`${id}-required`} prefix={prefix} word="required" />
+          </div>
+        </>
+      )}
+    />
   );
 }

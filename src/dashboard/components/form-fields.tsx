@@ -57,3 +57,12 @@ export function TextAreaField({ label, hint, className, ...textarea }: Labelled 
     </div>
   );
 }
+
+/** A select's options: one per value, shown as its name in `names` or else as the value itself. */
+export function Options<Value extends string>({ values, names }: { readonly values: readonly Value[]; readonly names?: Readonly<Record<Value, string>> }) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {names?.[value] ?? value}
+    </option>
+  ));
+}

@@ -11,12 +11,3 @@ export function RowLabel({ htmlFor, prefix, word }: { readonly htmlFor: string; 
     </label>
   );
 }
-
-/** A row's remove button, named `Remove <prefix>` (`Remove field 2`), showing only `Remove`. */
-export function RemoveRowButton({ what, onClick }: { readonly what: string; readonly onClick: () => void }) {
-  return (
-    <button type="button" className="button small subtle" onClick={onClick}>
-      Remove<span className="sr-only"> {what}</span>
-    </button>
-  );
-}

@@ -6,7 +6,7 @@ import { useApi } from '../api/session';
 import type { Destination, EventSchema, MatchMode, NotificationRule, RuleInput } from '../api/types';
 import { ActionRows } from './action-rows';
 import { ConditionRows } from './condition-rows';
-import { ErrorAlert } from './error-alert';
+import { FormFooter } from './form-footer';
 import { SelectField, TextField } from './form-fields';
 import { actionDraft, conditionDraft, toAction, toCondition, type ActionDraft, type ConditionDraft } from './rule-drafts';
 
@@ -93,15 +93,7 @@ export function RuleEditor({ appId, destinations, rule, onDone }: RuleEditorProp
           onChange={(e) => setCooldown(e.target.value)}
           hint="After the rule triggers, matches within this many seconds neither send alerts nor count. 0 for none."
         />
-        <ErrorAlert error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Save rule
-          </button>
-          <button type="button" className="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormFooter error={save.error} pending={save.isPending} submitLabel="Save rule" onCancel={onDone} />
       </form>
     </section>
   );

@@ -4,8 +4,8 @@ import { segment } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { useApi } from '../api/session';
 import type { EventSchema } from '../api/types';
-import { ErrorAlert } from './error-alert';
 import { FieldListEditor, newFieldDraft, toSchemaField, type FieldDraft } from './field-list-editor';
+import { FormFooter } from './form-footer';
 import { TextField } from './form-fields';
 
 interface SchemaEditorProps {
@@ -60,15 +60,7 @@ export function SchemaEditor({ appId, schema, onDone }: SchemaEditorProps) {
         </div>
         <FieldListEditor legend="Fields" noun="Field" rows={fields} onChange={setFields} />
         <FieldListEditor legend="Metadata fields" noun="Metadata field" rows={metadataFields} onChange={setMetadataFields} />
-        <ErrorAlert error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Save schema
-          </button>
-          <button type="button" className="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormFooter error={save.error} pending={save.isPending} submitLabel="Save schema" onCancel={onDone} />
       </form>
     </section>
   );

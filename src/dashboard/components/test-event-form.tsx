@@ -3,8 +3,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { segment } from '../api/client';
 import { useApi } from '../api/session';
 import { EVENT_LEVELS, type EventLevel, type IngestResponse } from '../api/types';
-import { ErrorAlert } from './error-alert';
-import { SelectField, TextAreaField, TextField } from './form-fields';
+import { FormFooter } from './form-footer';
+import { Options, SelectField, TextAreaField, TextField } from './form-fields';
 
 /** The JSON text as the event's `data`, or a plain-words reason why it cannot be. */
 function parseData(text: string): Record<string, unknown> {
@@ -61,11 +61,7 @@ export function TestEventForm({ appId, eventNames, onAccepted }: TestEventFormPr
       <div className="three-columns">
         <TextField label="Test event name" value={name} onChange={(e) => setName(e.target.value)} list={namesId} spellCheck={false} />
         <SelectField label="Test event level" value={level} onChange={(e) => setLevel(e.target.value as EventLevel)}>
-          {EVENT_LEVELS.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
+          <Options values={EVENT_LEVELS} />
         </SelectField>
         <TextField label="Test customer ID" value={customerId} onChange={(e) => setCustomerId(e.target.value)} spellCheck={false} />
       </div>
@@ -83,19 +79,18 @@ export function TestEventForm({ appId, eventNames, onAccepted }: TestEventFormPr
         spellCheck={false}
         hint="A JSON object. The app's default metadata is attached as for any event."
       />
-      <ErrorAlert error={send.error} />
-      <div className="actions">
-        <button type="submit" className="button primary" disabled={send.isPending} aria-busy={send.isPending}>
-          Send test event
-        </button>
-        <p role="status" className="success-text">
-          {acceptedId !== null && (
+      <FormFooter
+        error={send.error}
+        pending={send.isPending}
+        submitLabel="Send test event"
+        status={
+          acceptedId !== null && (
             <>
               Test event accepted: <code>{acceptedId}</code>
             </>
-          )}
-        </p>
-      </div>
+          )
+        }
+      />
     </form>
   );
 }

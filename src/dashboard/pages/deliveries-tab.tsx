@@ -7,7 +7,7 @@ import { DELIVERY_STATUSES, type Delivery, type Destination, type NotificationRu
 import { DataTable } from '../components/data-table';
 import { EmptyState } from '../components/empty-state';
 import { ErrorAlert } from '../components/error-alert';
-import { SelectField } from '../components/form-fields';
+import { Options, SelectField } from '../components/form-fields';
 import { localDateTime } from '../components/format';
 import { Loading } from '../components/loading';
 import { Pager } from '../components/pager';
@@ -54,11 +54,7 @@ export function DeliveriesTab() {
           }}
         >
           <option value="">Any status</option>
-          {DELIVERY_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
+          <Options values={DELIVERY_STATUSES} />
         </SelectField>
       </div>
 
