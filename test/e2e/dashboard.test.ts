@@ -376,6 +376,8 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     // --- Settings: regenerate the API key; the old one stops working at once --------------------
     await openAppTab(page, 'Settings');
     await expectVisible(page.getByText(`${firstKey.slice(0, 12)}…`));
+    // Every section has loaded (the default metadata comes with its own request) before the picture.
+    await expectVisible(button(page, 'Save default metadata'));
     await ui.step('settings');
     await button(page, 'Regenerate API key').click();
     await ui.step('regenerate-confirm');
