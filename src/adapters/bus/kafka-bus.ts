@@ -56,7 +56,14 @@ const PING_TIMEOUT_MS = 2500;
  * thousands of tiny parts cost ClickHouse more CPU than the events themselves (bench/NOTES.md). With
  * it, a busy partition is stored in large INSERTs, and a quiet one waits at most the max wait.
  */
-const FETCH_MIN_BYTES = 512 * 1024;
+const FETCH_MIN_BYTES = 2 * 1024 * 1024;
+/**
+ * What one partition may bring to a fetch (kafkajs's default is 1 MiB). An edge's record holds a whole
+ * produce call's events of one app (docs/decisions/0011), up to about 1 MiB, so the default let a fetch
+ * carry one record, and the worker made an INSERT of each: at 40,000 events/s that was over a dozen
+ * INSERTs a second, each a new part for ClickHouse to merge. Twice FETCH_MIN_BYTES leaves room to reach it.
+ */
+const FETCH_MAX_BYTES_PER_PARTITION = 2 * FETCH_MIN_BYTES;
 /**
  * Longest a fetch waits for FETCH_MIN_BYTES. It adds at most this much to ingest→readable latency
  * (target p99 2 s), and it also bounds how long `stop()` waits for an idle consumer and how late a
@@ -166,6 +173,7 @@ export class KafkaBus implements MessageBus {
       sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       minBytes: options.batching === 'latency' ? 1 : FETCH_MIN_BYTES,
+      maxBytesPerPartition: FETCH_MAX_BYTES_PER_PARTITION,
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
       allowAutoTopicCreation: false,
     });
