@@ -77,7 +77,7 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
   authorize(route, principal);
   const params: unknown = route.params ? parseInput(route.params, input.params, 'path') : undefined;
   const query: unknown = route.query ? parseInput(route.query, input.query, 'query') : undefined;
-  const body: unknown = route.body ? parseInput(route.body, input.body, 'body') : undefined;
+  const body: unknown = route.body ? (route.fastBody?.(input.body) ?? parseInput(route.body, input.body, 'body')) : undefined;
   return route.handler({ params, query, body, principal, headers: input.headers, rawBody: input.body, notes: input.notes });
 }
 

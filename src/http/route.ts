@@ -60,6 +60,12 @@ export interface RouteDefinition<
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
+  /**
+   * A written-out check of `body` for the usual, well-formed case: what `body` would give, or undefined
+   * to let `body` (and its messages) decide. For the hot path only (ingest); it must accept nothing
+   * that `body` refuses.
+   */
+  readonly fastBody?: (raw: unknown) => z.output<B> | undefined;
   /** Success responses; the error responses every route can give are added by openapi.ts. */
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Error statuses only this route gives (a destination test's 502), documented next to the common ones. */

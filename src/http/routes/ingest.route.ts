@@ -1,64 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
-import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { DomainError } from '../../domain/errors.js';
-import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
-import { isWellFormedUnicode } from '../../domain/unicode.js';
 import type { ExchangeNotes } from '../../observability/http-metrics.js';
 import { requireApp } from '../../services/app-lookup.js';
 import { IngestService, type IngestItem, type IngestRequest, type IngestResponse } from '../../services/ingest.service.js';
 import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
 import { appParams } from './app-params.js';
+import { ingestBodySchema, ingestEventSchema, wellFormedIngestBody, type IngestBody } from './ingest-body.js';
 import type { ApiDeps } from './v1.js';
 
-/** Contract section 4: more than 24 h in the future is a client clock or unit error, not an event. */
-const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
-export const MAX_EVENTS_PER_REQUEST = 100;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-const wellFormed = (s: string) => isWellFormedUnicode(s);
-
-export const ingestEventSchema = z
-  .object({
-    event: z.string({ error: 'must be a string' }).regex(EVENT_NAME_PATTERN, 'must be 1 to 200 characters of A-Z a-z 0-9 . _ : -').describe('Event name'),
-    // Any JSON object. A loose object rather than a record of unknowns: the same values pass (JSON keys
-    // are strings), without a parse step per key, which was a quarter of the ingest edge's validation.
-    data: z.looseObject({}, { error: 'must be an object' }).default({}).describe('Event payload'),
-    level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).default('info'),
-    customer_id: z
-      .string({ error: 'must be a string' })
-      .min(1, 'must be a non-empty string')
-      .max(256, 'must be at most 256 characters')
-      .refine(wellFormed, 'must be valid Unicode')
-      .optional()
-      .describe('Optional customer reference'),
-    timestamp: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
-      .refine((v) => Date.parse(v) <= Date.now() + MAX_FUTURE_MS, 'must not be more than 24 hours in the future')
-      .optional()
-      .describe('Event time (default: time of ingestion)'),
-    metadata: z
-      .record(
-        z.string().regex(METADATA_KEY_PATTERN, 'keys must be 1 to 100 characters of A-Z a-z 0-9 _ - (not starting with -)'),
-        z.union([z.string().max(MAX_METADATA_STRING_LENGTH), z.number().finite(), z.boolean()], { error: 'values must be strings, numbers or booleans' }),
-        { error: 'must be an object' },
-      )
-      .refine((m) => Object.keys(m).length <= MAX_DEFAULT_METADATA_KEYS, `must have at most ${MAX_DEFAULT_METADATA_KEYS} keys`)
-      .optional()
-      .describe('Key-value pairs; merged over the app default metadata'),
-  })
-  .strict()
-  .meta({ id: 'IngestEvent' });
-
-const ingestBodySchema = z.union([
-  ingestEventSchema,
-  z
-    .array(ingestEventSchema, { error: 'must be an event object or an array of them' })
-    .min(1, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
-    .max(MAX_EVENTS_PER_REQUEST, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`),
-]);
 
 export const ingestResponseSchema = z
   .object({
@@ -67,7 +19,6 @@ export const ingestResponseSchema = z
   })
   .meta({ id: 'IngestResponse' });
 
-type IngestBody = z.output<typeof ingestBodySchema>;
 
 export function toIngestItems(body: IngestBody): { items: IngestItem[]; single: boolean } {
   const list = Array.isArray(body) ? body : [body];
@@ -140,6 +91,7 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       tags: ['ingest'],
       auth: 'api_key',
       body: ingestBodySchema,
+      fastBody: wellFormedIngestBody,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       ingest: true,
       handler: async ({ body, principal, headers, rawBody, notes }) => {
