@@ -16,11 +16,6 @@ export class GatheredCalls<I, R> {
     this.#send = send;
   }
 
-  /** Neither gathering nor waiting for an answer. */
-  get idle(): boolean {
-    return !this.#inFlight && this.#next === undefined;
-  }
-
   call(item: I): Promise<R> {
     let gathering = this.#next;
     if (!gathering) {

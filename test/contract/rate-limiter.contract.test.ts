@@ -96,6 +96,24 @@ for (const implementation of implementations) {
       expect(new Set(outcomes.filter((o) => o.allowed).map((o) => o.remaining)).size).toBe(30);
     });
 
+    it('counts concurrent requests of several keys each against its own budget, in arrival order', async () => {
+      const { a } = open({ points: 3, durationSeconds: 60 });
+      const keys = ['one', 'two', 'one', 'one', 'two', 'one', 'one'];
+      const outcomes = await Promise.all(keys.map((key) => a.consume(key)));
+      const of = (key: string) => outcomes.filter((_, i) => keys[i] === key).map((o) => [o.allowed, o.remaining]);
+      expect(of('one')).toEqual([
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+        [false, 0],
+      ]);
+      expect(of('two')).toEqual([
+        [true, 2],
+        [true, 1],
+      ]);
+    });
+
     it('gives the whole budget back when the window ends', async () => {
       const { a, b } = open({ points: 2, durationSeconds: 1 });
       await a.consume('account');

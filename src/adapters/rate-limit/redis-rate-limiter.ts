@@ -38,8 +38,8 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #client: Redis;
   readonly #limiter: RateLimiterRedis;
   readonly #timeoutMs: number;
-  /** The gathering of each key with requests under way; removed when idle, so keys do not pile up. */
-  readonly #gathered = new Map<string, GatheredCalls<void, RateLimitOutcome>>();
+  /** Requests gathered across keys; each call counts every key's requests in one script run per key. */
+  readonly #gathered = new GatheredCalls<string, RateLimitOutcome>((keys) => this.#consumeAll(keys));
   #connecting: Promise<void> | undefined;
   #closed = false;
 
@@ -63,17 +63,21 @@ export class RedisRateLimiter implements RateLimiter {
 
   async consume(key: string): Promise<RateLimitOutcome> {
     await this.#ready();
-    let gathered = this.#gathered.get(key);
-    if (!gathered) {
-      gathered = new GatheredCalls((requests) => this.#consumeMany(key, requests.length));
-      this.#gathered.set(key, gathered);
-    }
-    const calls = gathered;
-    try {
-      return await calls.call(undefined);
-    } finally {
-      if (calls.idle && this.#gathered.get(key) === calls) this.#gathered.delete(key);
-    }
+    return this.#gathered.call(key);
+  }
+
+  /** The outcome of each request, in order: every key's requests counted together, the keys in parallel. */
+  async #consumeAll(keys: readonly string[]): Promise<RateLimitOutcome[]> {
+    const counts = new Map<string, number>();
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    const outcomes = new Map(await Promise.all([...counts].map(async ([key, count]) => [key, await this.#consumeMany(key, count)] as const)));
+    // Each key's outcomes are handed out in the order its requests arrived.
+    const next = new Map<string, number>();
+    return keys.map((key) => {
+      const index = next.get(key) ?? 0;
+      next.set(key, index + 1);
+      return outcomes.get(key)![index]!;
+    });
   }
 
   /** Counts `count` requests of `key` at once; their outcomes in the order they were counted. */
