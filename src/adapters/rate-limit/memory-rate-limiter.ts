@@ -1,6 +1,6 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from './rate-limiter.js';
-import { outcomeOf } from './outcome.js';
+import { outcomesOf } from './outcome.js';
 
 /**
  * Embedded mode's limiter: budgets in this process's memory, which is right there because embedded
@@ -16,7 +16,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   consume(key: string): Promise<RateLimitOutcome> {
-    return outcomeOf(this.#limiter.consume(key));
+    return outcomesOf(this.#limiter.consume(key), 1, this.policy.points).then(([outcome]) => outcome!);
   }
 
   close(): Promise<void> {

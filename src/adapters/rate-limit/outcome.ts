@@ -2,19 +2,28 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitOutcome } from './rate-limiter.js';
 
 /**
- * rate-limiter-flexible resolves with a RateLimiterRes when the request fits, rejects with one when
- * it does not, and rejects with an Error when its store failed. Only the last is a failure here.
+ * The outcomes of `count` requests of one key that rate-limiter-flexible counted at once (`consumed`
+ * is its `consume(key, count)`), in the order they were counted: as if counted one after another, so
+ * exactly the budget passes and each allowed request has its own remaining count.
+ *
+ * rate-limiter-flexible resolves with a RateLimiterRes when the requests fit, rejects with one when
+ * they do not, and rejects with an Error when its store failed. Only the last is a failure here.
  */
-export async function outcomeOf(consumed: Promise<RateLimiterRes>): Promise<RateLimitOutcome> {
+export async function outcomesOf(consumed: Promise<RateLimiterRes>, count: number, points: number): Promise<RateLimitOutcome[]> {
+  let res: RateLimiterRes;
   try {
-    return fromRes(await consumed, true);
+    res = await consumed;
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return fromRes(rejection, false);
-    throw rejection;
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    res = rejection;
   }
-}
-
-function fromRes(res: RateLimiterRes, allowed: boolean): RateLimitOutcome {
   // msBeforeNext is -1 for a key without expiry, which these limiters never create; clamp anyway.
-  return { allowed, remaining: allowed ? Math.max(0, res.remainingPoints) : 0, resetMs: Math.max(0, res.msBeforeNext) };
+  const resetMs = Math.max(0, res.msBeforeNext);
+  // consumedPoints counts these requests too. A refusal from the in-process block carries no count:
+  // every request of the call is over the budget then.
+  const before = res.consumedPoints >= count ? res.consumedPoints - count : points;
+  return Array.from({ length: count }, (_, i) => {
+    const after = before + i + 1;
+    return after <= points ? { allowed: true, remaining: points - after, resetMs } : { allowed: false, remaining: 0, resetMs };
+  });
 }

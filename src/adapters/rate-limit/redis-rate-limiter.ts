@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { GatheredCalls } from '../../shared/gathered-calls.js';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from './rate-limiter.js';
+import { outcomesOf } from './outcome.js';
 import { failFastRedisOptions } from '../state/redis-state-store.js';
 
 export interface RedisRateLimiterOptions {
@@ -70,33 +71,13 @@ export class RedisRateLimiter implements RateLimiter {
   async #consumeAll(keys: readonly string[]): Promise<RateLimitOutcome[]> {
     const counts = new Map<string, number>();
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    const outcomes = new Map(await Promise.all([...counts].map(async ([key, count]) => [key, await this.#consumeMany(key, count)] as const)));
+    const outcomes = new Map(await Promise.all([...counts].map(async ([key, count]) => [key, await outcomesOf(this.#limiter.consume(key, count), count, this.policy.points)] as const)));
     // Each key's outcomes are handed out in the order its requests arrived.
     const next = new Map<string, number>();
     return keys.map((key) => {
       const index = next.get(key) ?? 0;
       next.set(key, index + 1);
       return outcomes.get(key)![index]!;
-    });
-  }
-
-  /** Counts `count` requests of `key` at once; their outcomes in the order they were counted. */
-  async #consumeMany(key: string, count: number): Promise<RateLimitOutcome[]> {
-    let res: RateLimiterRes;
-    try {
-      res = await this.#limiter.consume(key, count);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      res = rejection;
-    }
-    const { points } = this.policy;
-    const resetMs = Math.max(0, res.msBeforeNext);
-    // consumedPoints counts these requests too. A refusal from the in-process block carries no count:
-    // every request of the call is over the budget then.
-    const before = res.consumedPoints >= count ? res.consumedPoints - count : points;
-    return Array.from({ length: count }, (_, i) => {
-      const after = before + i + 1;
-      return after <= points ? { allowed: true, remaining: points - after, resetMs } : { allowed: false, remaining: 0, resetMs };
     });
   }
 
