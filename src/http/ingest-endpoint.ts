@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeMetrics, ExchangeNotes } from '../observability/http-metrics.js';
 import { runWithRequestId, type Logger } from '../observability/logger.js';
-import { writeError, writeJson } from './error-response.js';
+import { writeError } from './error-response.js';
 import { readJsonBody } from './json-body.js';
-import { serveRoute, type RouteDeps } from './mount-routes.js';
+import { serveRoute, writeResult, type RouteDeps } from './mount-routes.js';
 import { beginRequestLog } from './request-log.js';
 import type { AnyRoute } from './route.js';
 
@@ -33,9 +33,7 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes, parsed: (body: unknown) => void): Promise<void> => {
     const body = await readJsonBody(req);
     parsed(body);
-    const result = await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, body, notes }, res);
-    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    writeJson(res, result.status, result.body);
+    writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, body, notes }, res));
   };
 
   return {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { DomainError } from '../domain/errors.js';
+import { writeJson } from './error-response.js';
 import type { Authenticator, Principal } from '../services/authenticator.js';
 import type { AccountRateLimit } from './rate-limit.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
@@ -81,6 +82,17 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
   return route.handler({ params, query, body, principal, headers: input.headers, rawBody: input.body, notes: input.notes });
 }
 
+/** A route's answer on the response: its headers, then its body as JSON, or no body (a 204). */
+export function writeResult(res: ServerResponse, result: RouteResult): void {
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+  if (result.body !== undefined) {
+    writeJson(res, result.status, result.body);
+    return;
+  }
+  res.statusCode = result.status;
+  res.end();
+}
+
 /** Every route declaration on an Express router; errors go to the app's error handler. */
 export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Router {
   const router = Router();
@@ -88,10 +100,7 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Route
     router[route.method](expressPath(route.path), async (req, res) => {
       const notes: ExchangeNotes = {};
       res.locals.notes = notes;
-      const result = await serveRoute(route, deps, { headers: req.headers, params: req.params, query: req.query, body: req.body as unknown, notes }, res);
-      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-      if (result.body === undefined) res.status(result.status).end();
-      else res.status(result.status).json(result.body);
+      writeResult(res, await serveRoute(route, deps, { headers: req.headers, params: req.params, query: req.query, body: req.body as unknown, notes }, res));
     });
   }
   return router;
