@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_LEVELS, type StoredEvent } from '../adapters/event-store/event-store.js';
 import type { OutgoingMessage } from '../adapters/bus/message-bus.js';
+import { isJsonObject } from '../domain/json-object.js';
 import { isWellFormedUnicode } from '../domain/unicode.js';
 import { CANONICAL_UUID } from '../domain/uuid.js';
 
@@ -51,7 +52,7 @@ const LEVELS: ReadonlySet<string> = new Set(EVENT_LEVELS);
  * path was the largest part of the worker's decoding (bench/NOTES.md).
  */
 function isWellFormedEntry(raw: unknown): raw is Entry {
-  if (!isPlainObject(raw)) return false;
+  if (!isJsonObject(raw)) return false;
   let fields = 0;
   for (const _ in raw) fields++;
   const { id, event, customerId, level, data, metadata, timestamp, ingestedAt } = raw;
@@ -65,16 +66,12 @@ function isWellFormedEntry(raw: unknown): raw is Entry {
     (customerId === null || typeof customerId === 'string') &&
     typeof level === 'string' &&
     LEVELS.has(level) &&
-    isPlainObject(data) &&
-    isPlainObject(metadata) &&
+    isJsonObject(data) &&
+    isJsonObject(metadata) &&
     Object.values(metadata).every((v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) &&
     Number.isSafeInteger(timestamp) &&
     Number.isSafeInteger(ingestedAt)
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One event's entry as JSON text; the edge encodes each event once and joins the texts per app. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
+import { isJsonObject } from '../../domain/json-object.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 
 /** Contract section 4: more than 24 h in the future is a client clock or unit error, not an event. */
@@ -117,5 +118,5 @@ function isWellFormedMetadata(value: unknown): boolean {
  * copying (it sets the copy's prototype instead), so bodies holding one take zod's path.
  */
 function isPlainJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Object.hasOwn(value, '__proto__');
+  return isJsonObject(value) && !Object.hasOwn(value, '__proto__');
 }
