@@ -20,6 +20,7 @@ import {
 } from '../helpers/browser.js';
 import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
+import { requestJson } from '../helpers/http-json.js';
 
 /**
  * Issue 7: the whole dashboard workflow in a real browser (Debian's Chromium) against a real service
@@ -119,15 +120,7 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
   });
 
   /** A plain HTTP call to the service, outside the browser: the ground truth the UI is checked against. */
-  async function http(method: string, urlPath: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${service!.url}${urlPath}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const http = (method: string, urlPath: string, headers: Record<string, string>, body?: unknown) => requestJson(service!.url, method, urlPath, headers, body);
   const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` });
 
   async function open(viewport?: { width: number; height: number }): Promise<Tab> {

@@ -6,6 +6,7 @@ import { generateClientSecret } from '../../src/domain/credentials.js';
 import { MODES, type Mode } from '../helpers/api-harness.js';
 import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService } from '../helpers/service-process.js';
+import { requestJson } from '../helpers/http-json.js';
 
 /**
  * Contract section 1, BOOTSTRAP_CLIENT_SECRET, through real service processes that are restarted on
@@ -34,15 +35,7 @@ describe.each(MODES)('BOOTSTRAP_CLIENT_SECRET (%s mode)', (mode: Mode) => {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  async function call(url: string, method: string, urlPath: string, secret: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${url}${urlPath}`, {
-      method,
-      headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (url: string, method: string, urlPath: string, secret: string, body?: unknown) => requestJson(url, method, urlPath, { authorization: `Bearer ${secret}` }, body);
 
   /** Starts the service on this suite's data, runs `body` against it, always stops it cleanly. */
   async function withService(body: (url: string) => Promise<void>): Promise<void> {

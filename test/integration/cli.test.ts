@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputField as field, printedClientSecret as secretIn, runCli as cli } from '../helpers/cli.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
+import { requestJson } from '../helpers/http-json.js';
 
 /** The operator CLI against an embedded-mode data directory, with and without a running service. */
 describe('operator CLI (embedded mode)', () => {
@@ -11,15 +12,7 @@ describe('operator CLI (embedded mode)', () => {
   const env = { DATA_DIR: dataDir };
   let service: ServiceProcess | undefined;
 
-  const request = async (method: string, urlPath: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(`${service!.url}${urlPath}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const request = (method: string, urlPath: string, headers: Record<string, string>, body?: unknown) => requestJson(service!.url, method, urlPath, headers, body);
   const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
   async function createAccount(name: string, extra: string[] = []): Promise<{ accountId: string; secretId: string; secret: string }> {

@@ -4,6 +4,7 @@ import { outputField, printedClientSecret, runCli } from '../helpers/cli.js';
 import { expectErrorBody, INVALID_AUTH } from '../helpers/api-assertions.js';
 import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
+import { requestJson } from '../helpers/http-json.js';
 
 /**
  * Contract section 3: a revoked client secret fails with 401 "from that moment" on every API process.
@@ -29,15 +30,7 @@ describe('client secret revocation across two API processes (distributed mode)',
     await isolated?.cleanup();
   });
 
-  async function call(target: ServiceProcess, method: string, path: string, secret: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${target.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (target: ServiceProcess, method: string, path: string, secret: string, body?: unknown) => requestJson(target.url, method, path, { authorization: `Bearer ${secret}` }, body);
 
   it('refuses the secret on the other process on the very next request', async () => {
     const [first, second] = processes as [ServiceProcess, ServiceProcess];

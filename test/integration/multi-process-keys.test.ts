@@ -6,6 +6,7 @@ import { Authenticator } from '../../src/services/authenticator.js';
 import { capturingLogger } from '../helpers/logger.js';
 import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
+import { requestJson } from '../helpers/http-json.js';
 
 /**
  * Contract section 3: a rotated key fails "from that moment on every API process". Two API
@@ -77,15 +78,7 @@ describe('API keys across processes (distributed)', () => {
     expect((await ingestOn(second, apiKey, { event: 'order.created', data: { amount: 1 } })).status).toBe(202);
   });
 
-  async function request(service: ServiceProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const request = (service: ServiceProcess, method: string, path: string, body?: unknown) => requestJson(service.url, method, path, auth, body);
 
   const hintOf = (key: string) => `${key.slice(0, 12)}…`;
 
