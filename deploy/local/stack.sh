@@ -88,7 +88,7 @@ owned_pid() {
   [[ -f $pidfile ]] || return 1
   pid=$(tr -dc '0-9' <"$pidfile")
   pid_alive "$pid" || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$pattern" || return 1
+  grep -qF -- "$pattern" < <(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
   echo "$pid"
 }
 
@@ -249,7 +249,10 @@ kafka_ready() {
   size=$(stat -c %s "$KAFKA_LOG" 2>/dev/null || echo 0)
   # The log file rolled over since we started: look at the whole (new) file.
   ((size >= log_offset)) || log_offset=0
-  tail -c +"$((log_offset + 1))" "$KAFKA_LOG" 2>/dev/null | grep -q 'Kafka Server started'
+  # Not `tail | grep -q`: grep stops at the first match, tail dies of SIGPIPE if it still had lines to
+  # write (a broker logs thousands of lines as it loads consumer groups), and pipefail turns that into
+  # "not ready" on every check until the timeout.
+  grep -q 'Kafka Server started' < <(tail -c +"$((log_offset + 1))" "$KAFKA_LOG" 2>/dev/null)
 }
 
 kafka_up() {

@@ -10,7 +10,5 @@ const run = promisify(execFile);
  * loop would stall it (and its keep-alive timers) for as long as a broker takes to stop.
  */
 export async function stackControl(...args: string[]): Promise<void> {
-  // A broker restarted on a loaded 2-core machine with a few hundred partitions has taken over 90 s
-  // (stack.sh's default wait) to be ready again: the suites wait longer rather than fail.
-  await run('bash', ['deploy/local/stack.sh', ...args], { timeout: 240_000, env: { ...process.env, STACK_START_TIMEOUT: '180' } });
+  await run('bash', ['deploy/local/stack.sh', ...args], { timeout: 180_000 });
 }

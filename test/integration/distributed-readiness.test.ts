@@ -50,7 +50,6 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
 
     await stackControl('up', 'kafka');
     await waitFor(async () => (await readiness(service)).status === 200, 60_000, '/readyz to recover');
-    // Stopping and starting a broker takes tens of seconds on a loaded machine (up to stackControl's
-    // wait), on top of both waits.
-  }, 330_000);
+    // Stopping and starting a broker takes tens of seconds on a loaded machine, on top of both waits.
+  }, 180_000);
 });
