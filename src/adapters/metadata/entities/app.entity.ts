@@ -1,6 +1,7 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type Account, AccountEntity } from './account.entity.js';
+import { timestampProperties } from './timestamps.js';
 
 /** Values an app's default metadata may hold (contract section 3: string, number or boolean). */
 export type MetadataValue = string | number | boolean;
@@ -35,7 +36,6 @@ export const AppEntity = new EntitySchema<App>({
     apiKeyDigest: { type: 'string', length: 64, unique: 'app_api_key_digest_unique' },
     apiKeyPrefix: { type: 'string', length: 32 },
     defaultMetadata: { type: 'json' },
-    createdAt: { type: 'datetime', onCreate: () => new Date() },
-    updatedAt: { type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() },
+    ...timestampProperties<App>(),
   },
 });

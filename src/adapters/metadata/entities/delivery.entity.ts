@@ -1,6 +1,7 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type App, AppEntity } from './app.entity.js';
+import { timestampProperties } from './timestamps.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -61,7 +62,6 @@ export const DeliveryEntity = new EntitySchema<Delivery>({
     nextAttemptAt: { type: 'datetime', nullable: true },
     // Not selected by the list: the API shows no alert content, and it can be large.
     payload: { type: 'text', lazy: true },
-    createdAt: { type: 'datetime', onCreate: () => new Date() },
-    updatedAt: { type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() },
+    ...timestampProperties<Delivery>(),
   },
 });

@@ -2,6 +2,7 @@ import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Channel } from '../../../delivery/delivery-types.js';
 import { type App, AppEntity } from './app.entity.js';
+import { timestampProperties } from './timestamps.js';
 
 /**
  * Where alerts go (contract section 3, Destinations): a chat webhook (Slack, Discord), a signed
@@ -39,7 +40,6 @@ export const DestinationEntity = new EntitySchema<Destination>({
     signingSecret: { type: 'string', length: 100, nullable: true },
     verified: { type: 'boolean', onCreate: () => false },
     verifiedAt: { type: 'datetime', nullable: true },
-    createdAt: { type: 'datetime', onCreate: () => new Date() },
-    updatedAt: { type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() },
+    ...timestampProperties<Destination>(),
   },
 });

@@ -1,6 +1,7 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type App, AppEntity } from './app.entity.js';
+import { timestampProperties } from './timestamps.js';
 
 /**
  * One field of a schema as stored (interface spec 2.5). The services validate the shape with zod
@@ -42,7 +43,6 @@ export const EventSchemaEntity = new EntitySchema<EventSchema>({
     description: { type: 'text' },
     fields: { type: 'json' },
     metadataFields: { type: 'json' },
-    createdAt: { type: 'datetime', onCreate: () => new Date() },
-    updatedAt: { type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() },
+    ...timestampProperties<EventSchema>(),
   },
 });

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Channel } from '../../../delivery/delivery-types.js';
 import type { Condition, MatchMode } from '../../../domain/rule-conditions.js';
 import { type App, AppEntity } from './app.entity.js';
+import { timestampProperties } from './timestamps.js';
 
 /** One delivery action as stored; `target` is not stored: it is read from the destination when shown. */
 export interface StoredRuleAction {
@@ -50,7 +51,6 @@ export const NotificationRuleEntity = new EntitySchema<NotificationRule>({
     conditions: { type: 'json' },
     actions: { type: 'json' },
     cooldownSeconds: { type: 'integer' },
-    createdAt: { type: 'datetime', onCreate: () => new Date() },
-    updatedAt: { type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() },
+    ...timestampProperties<NotificationRule>(),
   },
 });
