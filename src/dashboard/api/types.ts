@@ -1,73 +1,70 @@
+import type { components, operations } from './openapi.gen.js';
+
 /**
- * What the `/v1` API sends and takes, as the dashboard uses it. Written out here rather than imported
- * from the server's types or zod schemas: the dashboard is a client of the public /v1 API like any
- * other (an ESLint rule keeps server code out of its bundle), so these types mirror the API's JSON as
- * documented in GET /v1/openapi.json, not the server's internals. Their likeness to server types is
- * deliberate; when the API changes, the OpenAPI document and these change together.
+ * What the `/v1` API sends and takes, as the dashboard uses it: names for the types that
+ * openapi.gen.ts generates from GET /v1/openapi.json (`npm run dashboard:types`). The dashboard is a
+ * client of the public API like any other (an ESLint rule keeps server code out of its bundle), so its
+ * types come from the API's own document and change with it; a unit test fails when the generated file
+ * is behind the route declarations.
  */
 
-export interface App {
-  readonly id: string;
-  readonly accountId: string;
-  readonly name: string;
-  readonly slug: string;
-  readonly apiKeyPrefix: string;
-  readonly apiKeyHint: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+type Schemas = components['schemas'];
+type JsonBody<R> = R extends { readonly content: { readonly 'application/json': infer B } } ? B : never;
+
+export type App = Schemas['App'];
+export type AppWithApiKey = Schemas['AppWithApiKey'];
+
+export type SchemaField = Schemas['SchemaFieldInput'];
+export type FieldType = SchemaField['type'];
+export type EventSchema = Schemas['EventSchema'];
+
+export type Channel = Schemas['Destination']['type'];
+export type Destination = Schemas['Destination'];
+/** The create response: a webhook destination's signing secret is in it, once. */
+export type CreatedDestination = Schemas['CreatedDestination'];
+
+export type Operator = Schemas['ConditionInput']['operator'];
+export type ConditionValue = NonNullable<Schemas['ConditionInput']['value']>;
+/** A condition as the editor holds it: the id of a saved one is sent back to keep it. */
+export type Condition = Schemas['ConditionInput'];
+export type RuleAction = Schemas['RuleActionInput'];
+export type MatchMode = Schemas['NotificationRule']['match'];
+export type NotificationRule = Schemas['NotificationRule'];
+/** Every field of a rule as the editor sends it, whether creating or updating. */
+export type RuleInput = Required<JsonBody<operations['createNotificationRule']['requestBody']>>;
+
+export type EventLevel = Schemas['Event']['level'];
+export type StoredEvent = Schemas['Event'];
+export type MetadataValue = Schemas['Event']['metadata'][string];
+export type DefaultMetadata = Schemas['DefaultMetadata'];
+export type IngestResponse = Schemas['IngestResponse'];
+
+/** The cursor-paged lists: events and deliveries. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor: string | null;
 }
 
-export interface AppWithApiKey {
-  readonly app: App;
-  readonly apiKey: string;
+export type DeliveryStatus = Schemas['Delivery']['status'];
+export type Delivery = Schemas['Delivery'];
+
+export type Scope = Schemas['ClientSecret']['scopes'][number];
+export type ClientSecret = Schemas['ClientSecret'];
+export type CreatedClientSecret = JsonBody<operations['createClientSecret']['responses'][201]>;
+
+/**
+ * Every member of a union of strings, once, in the order the dashboard offers them. The compiler holds
+ * the list to the generated union both ways: a value the API does not take is an error, and so is a
+ * value of the API that the list leaves out (the error names it: `{ missing: "exists" }`).
+ */
+function everyOf<T extends string>() {
+  return <const L extends readonly T[]>(...values: L & ([T] extends [L[number]] ? unknown : { readonly missing: Exclude<T, L[number]> })): L => values;
 }
 
-export const FIELD_TYPES = ['string', 'number', 'boolean', 'enum'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
-
-export interface SchemaField {
-  readonly id?: string;
-  readonly name: string;
-  readonly type: FieldType;
-  readonly required?: boolean;
-  readonly enumValues?: readonly string[];
-}
-
-export interface EventSchema {
-  readonly id: string;
-  readonly appId: string;
-  readonly eventName: string;
-  readonly description: string;
-  readonly fields: readonly SchemaField[];
-  readonly metadataFields: readonly SchemaField[];
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export const CHANNELS = ['slack', 'discord', 'email', 'webhook'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export interface Destination {
-  readonly id: string;
-  readonly appId: string;
-  readonly type: Channel;
-  readonly label: string;
-  /** Masked by the server: the secret part of a webhook path never comes back. */
-  readonly url: string | null;
-  readonly email: string | null;
-  readonly verified: boolean;
-  readonly verifiedAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-/** Only in the create response of a webhook destination. */
-export interface CreatedDestination extends Destination {
-  readonly signingSecret?: string;
-}
-
+export const FIELD_TYPES = everyOf<FieldType>()('string', 'number', 'boolean', 'enum');
+export const CHANNELS = everyOf<Channel>()('slack', 'discord', 'email', 'webhook');
 /** The contract's operators (contract section 3), in the order the dashboard offers them. */
-export const OPERATORS = [
+export const OPERATORS = everyOf<Operator>()(
   'equals',
   'not_equals',
   'contains',
@@ -77,114 +74,7 @@ export const OPERATORS = [
   'less_than',
   'less_than_or_equal',
   'exists',
-] as const;
-export type Operator = (typeof OPERATORS)[number];
-
-export type ConditionValue = string | number | boolean;
-
-export interface Condition {
-  readonly id?: string;
-  readonly field: string;
-  readonly operator: Operator;
-  readonly value?: ConditionValue;
-}
-
-export interface RuleAction {
-  readonly id?: string;
-  readonly destinationId: string;
-  readonly channel?: Channel;
-  readonly target?: string | null;
-  readonly enabled: boolean;
-}
-
-export type MatchMode = 'all' | 'any';
-
-export interface NotificationRule {
-  readonly id: string;
-  readonly appId: string;
-  readonly name: string;
-  readonly eventName: string;
-  readonly conditions: readonly Condition[];
-  readonly actions: readonly RuleAction[];
-  readonly enabled: boolean;
-  readonly match: MatchMode;
-  readonly cooldownSeconds: number;
-  readonly lastTriggeredAt: string | null;
-  readonly triggerCount: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export interface RuleInput {
-  readonly name: string;
-  readonly eventName: string;
-  readonly enabled: boolean;
-  readonly match: MatchMode;
-  readonly conditions: readonly Condition[];
-  readonly actions: readonly RuleAction[];
-  readonly cooldownSeconds: number;
-}
-
-export const EVENT_LEVELS = ['info', 'warning', 'error', 'success'] as const;
-export type EventLevel = (typeof EVENT_LEVELS)[number];
-
-export type MetadataValue = string | number | boolean;
-
-export interface StoredEvent {
-  readonly id: string;
-  readonly appId: string;
-  readonly event: string;
-  readonly customer_id?: string;
-  readonly data: Readonly<Record<string, unknown>>;
-  readonly level: EventLevel;
-  readonly metadata: Readonly<Record<string, MetadataValue>>;
-  readonly timestamp: string;
-  readonly ingestedAt: string;
-}
-
-/** The cursor-paged lists: events and deliveries. */
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly nextCursor: string | null;
-}
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-export interface Delivery {
-  readonly id: string;
-  readonly ruleId: string;
-  readonly actionId: string;
-  readonly destinationId: string;
-  readonly eventId: string;
-  readonly status: DeliveryStatus;
-  readonly attempts: number;
-  readonly lastError: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export interface IngestResponse {
-  readonly accepted: number;
-  readonly events: readonly { readonly id: string }[];
-}
-
-export const SCOPES = ['read', 'write'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export interface ClientSecret {
-  readonly id: string;
-  readonly label: string;
-  readonly scopes: readonly Scope[];
-  readonly hint: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  readonly revokedAt: string | null;
-}
-
-export interface CreatedClientSecret {
-  readonly clientSecret: string;
-  readonly secret: ClientSecret;
-}
-
-export type DefaultMetadata = Readonly<Record<string, MetadataValue>>;
+);
+export const EVENT_LEVELS = everyOf<EventLevel>()('info', 'warning', 'error', 'success');
+export const DELIVERY_STATUSES = everyOf<DeliveryStatus>()('pending', 'succeeded', 'failed');
+export const SCOPES = everyOf<Scope>()('read', 'write');
