@@ -40,6 +40,8 @@ const PIPELINE_TIMEOUT_MS = 30_000;
 const APP_NAME = 'Acme Shop';
 const EVENT_NAME = 'order.paid';
 const DESTINATION = 'Ops Slack';
+/** The destination's first label and Slack channel, before it is edited into DESTINATION. */
+const DRAFT_DESTINATION = 'Slack draft';
 /** The part of the Slack URL that is a credential: the dashboard must never show it. */
 const SLACK_PATH_SECRET = 'B0E2E/e2e-webhook-token';
 const RULE = 'Big orders';
@@ -231,25 +233,47 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     await openAppTab(page, 'Destinations');
     await button(page, 'Add destination').click();
     await chooseOption(label(page, 'Type'), 'Slack');
-    await label(page, 'Label').fill(DESTINATION);
-    await label(page, 'URL').fill(`${receiver!.baseUrl}/services/T0E2E/${SLACK_PATH_SECRET}`);
+    await label(page, 'Label').fill(DRAFT_DESTINATION);
+    await label(page, 'URL').fill(`${receiver!.baseUrl}/services/T0DRAFT/${SLACK_PATH_SECRET}`);
     await ui.step('destination-form');
     await button(page, 'Save destination').click();
     const destinations = page.getByRole('table');
-    const destinationRow = destinations.getByRole('row').filter({ hasText: DESTINATION });
-    await expectVisible(destinationRow);
-    await waitForText(await cellOf(destinations, destinationRow, 'Status'), /^Not verified/);
-    expect(await textOf(await cellOf(destinations, destinationRow, 'Type'))).toMatch(/^slack$/i);
+    const draftRow = destinations.getByRole('row').filter({ hasText: DRAFT_DESTINATION });
+    await expectVisible(draftRow);
+    await waitForText(await cellOf(destinations, draftRow, 'Status'), /^Not verified/);
+    expect(await textOf(await cellOf(destinations, draftRow, 'Type'))).toMatch(/^slack$/i);
     expect(await page.locator('body').textContent(), 'the webhook URL is a secret: only its masked form is shown').not.toContain(SLACK_PATH_SECRET);
     await ui.step('destination-added');
     expect(receiver!.requests).toHaveLength(0);
-    await button(page, `Send test to ${DESTINATION}`).click();
-    await waitForText(await cellOf(destinations, destinationRow, 'Status'), /^Verified/);
+    await button(page, `Send test to ${DRAFT_DESTINATION}`).click();
+    await waitForText(await cellOf(destinations, draftRow, 'Status'), /^Verified/);
     await ui.step('destination-verified');
     expect(receiver!.requests).toHaveLength(1);
-    const testMessage = slackBody(receiver!.requests[0]!);
-    expect(receiver!.requests[0]!.path).toBe(`/services/T0E2E/${SLACK_PATH_SECRET}`);
-    expect(testMessage.text).toContain('Test alert');
+    expect(slackBody(receiver!.requests[0]!).text).toContain('Test alert');
+    expect(receiver!.requests[0]!.path).toBe(`/services/T0DRAFT/${SLACK_PATH_SECRET}`);
+
+    // --- Editing it: a new label and a new channel; the new URL is unverified until tested -------
+    await button(page, `Edit ${DRAFT_DESTINATION}`).click();
+    await expectVisible(page.getByRole('heading', { name: `Edit ${DRAFT_DESTINATION}`, exact: true }));
+    expect(await label(page, 'Type').isDisabled(), 'a destination keeps its type').toBe(true);
+    expect(await label(page, 'URL').inputValue(), 'the secret URL is never put back into the page').toBe('');
+    expect(await page.locator('body').textContent()).not.toContain(SLACK_PATH_SECRET);
+    await label(page, 'Label').fill(DESTINATION);
+    await label(page, 'URL').fill(`${receiver!.baseUrl}/services/T0E2E/${SLACK_PATH_SECRET}`);
+    await ui.step('destination-edit');
+    await button(page, 'Save destination').click();
+    const destinationRow = destinations.getByRole('row').filter({ hasText: DESTINATION });
+    await expectVisible(destinationRow);
+    await expectGone(draftRow);
+    await waitForText(await cellOf(destinations, destinationRow, 'Status'), /^Not verified/);
+    await button(page, `Send test to ${DESTINATION}`).click();
+    await waitForText(await cellOf(destinations, destinationRow, 'Status'), /^Verified/);
+    await ui.step('destination-edited');
+    expect(receiver!.requests).toHaveLength(2);
+    expect(slackBody(receiver!.requests[1]!).text).toContain('Test alert');
+    expect(receiver!.requests[1]!.path).toBe(`/services/T0E2E/${SLACK_PATH_SECRET}`);
+    const destinationsNow = await http('GET', `/v1/apps/${appId}/destinations`, bearer(bootstrapSecret));
+    expect(destinationsNow.body).toEqual([expect.objectContaining({ label: DESTINATION, type: 'slack', verified: true })]);
 
     // --- Rules: amount > 100 on order.paid, to the Slack destination ---------------------------
     await openAppTab(page, 'Rules');
@@ -344,8 +368,8 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
       expect(cells, `the deliveries' ${column} column`).toEqual([expected, expected]);
     }
     await ui.step('deliveries-succeeded');
-    await until('both alerts at the receiver', () => receiver!.requests.length, (n) => n >= 3);
-    const alerts = receiver!.requests.slice(1).map(slackBody);
+    await until('both alerts at the receiver', () => receiver!.requests.length, (n) => n >= 4);
+    const alerts = receiver!.requests.slice(2).map(slackBody);
     for (const alert of alerts) {
       expect(alert.text).toContain(RULE);
       expect(alert.text).not.toContain('Test alert');
@@ -356,7 +380,7 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     // Only the matching events fired: the API agrees with the screen, and nothing else reached Slack.
     const rulesNow = await http('GET', `/v1/apps/${appId}/notification-rules`, bearer(bootstrapSecret));
     expect(rulesNow.body).toEqual([expect.objectContaining({ name: RULE, triggerCount: 2 })]);
-    expect(receiver!.requests).toHaveLength(3);
+    expect(receiver!.requests).toHaveLength(4);
     const deliveriesNow = await http('GET', `/v1/apps/${appId}/deliveries`, bearer(bootstrapSecret));
     expect(deliveriesNow.body.items.map((d: any) => [d.eventId, d.status]).sort()).toEqual(
       [

@@ -9,11 +9,12 @@ import { ErrorAlert } from './error-alert';
 interface DestinationRowProps {
   readonly appId: string;
   readonly destination: Destination;
+  readonly onEdit: (destination: Destination) => void;
   readonly onDelete: (destination: Destination) => void;
 }
 
 /** One destination; its test runs here, so a failure's reason shows in this row. */
-export function DestinationRow({ appId, destination, onDelete }: DestinationRowProps) {
+export function DestinationRow({ appId, destination, onEdit, onDelete }: DestinationRowProps) {
   const api = useApi();
   const queryClient = useQueryClient();
   const test = useMutation({
@@ -31,6 +32,9 @@ export function DestinationRow({ appId, destination, onDelete }: DestinationRowP
         <div className="row-actions">
           <button type="button" className="button small" onClick={() => test.mutate()} disabled={test.isPending} aria-busy={test.isPending}>
             Send test<span className="sr-only"> to {destination.label}</span>
+          </button>
+          <button type="button" className="button small" onClick={() => onEdit(destination)}>
+            Edit<span className="sr-only"> {destination.label}</span>
           </button>
           <button type="button" className="button small danger-outline" onClick={() => onDelete(destination)}>
             Delete<span className="sr-only"> {destination.label}</span>

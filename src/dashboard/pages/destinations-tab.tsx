@@ -23,6 +23,7 @@ export function DestinationsTab() {
     queryFn: () => api.get<Destination[]>(`/v1/apps/${segment(app.id)}/destinations`, LIST_QUERY),
   });
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Destination | null>(null);
   const [signingSecret, setSigningSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Destination | null>(null);
 
@@ -38,7 +39,15 @@ export function DestinationsTab() {
     <section aria-labelledby="destinations-title">
       <div className="section-head">
         <h2 id="destinations-title">Destinations</h2>
-        <button type="button" className="button primary" onClick={() => setAdding(true)} disabled={adding}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => {
+            setEditing(null);
+            setAdding(true);
+          }}
+          disabled={adding}
+        >
           Add destination
         </button>
       </div>
@@ -48,12 +57,14 @@ export function DestinationsTab() {
         <DestinationForm
           appId={app.id}
           onCancel={() => setAdding(false)}
-          onCreated={(created) => {
+          onSaved={(created) => {
             setAdding(false);
             if (created.signingSecret) setSigningSecret(created.signingSecret);
           }}
         />
       )}
+
+      {editing && <DestinationForm key={editing.id} appId={app.id} editing={editing} onCancel={() => setEditing(null)} onSaved={() => setEditing(null)} />}
 
       {destinations.isPending ? (
         <Loading />
@@ -68,6 +79,10 @@ export function DestinationsTab() {
               key={destination.id}
               appId={app.id}
               destination={destination}
+              onEdit={(d) => {
+                setAdding(false);
+                setEditing(d);
+              }}
               onDelete={(d) => {
                 remove.reset();
                 setDeleting(d);
