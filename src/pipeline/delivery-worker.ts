@@ -1,8 +1,10 @@
 import type { ConsumedBatch, MessageBus, Subscription } from '../adapters/bus/message-bus.js';
-import type { ClaimedDelivery, DeliveryStore } from '../adapters/metadata/repositories/delivery-repository.js';
+import type { AttemptToClaim, ClaimedDelivery, DeliveryOutcome, DeliveryStore, FinishedAttempt } from '../adapters/metadata/repositories/delivery-repository.js';
 import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../delivery/delivery-types.js';
 import type { RetrySchedule } from '../domain/retry-schedule.js';
 import type { Logger } from '../observability/logger.js';
+import type { DestinationRef, DestinationTargets } from '../services/destination-target.js';
+import { GatheredCalls } from '../shared/gathered-calls.js';
 import { UNKNOWN_CHANNEL, type DeliveryOutcomeLabel, type ServiceMetrics } from '../observability/service-metrics.js';
 import { alertContentSchema, decodeDeliveryJob } from './delivery-queue.js';
 import { EVENT_PARTITIONS, type Topics } from './topics.js';
@@ -27,7 +29,7 @@ export interface DeliveryWorkerDeps {
   readonly bus: MessageBus;
   readonly topics: Topics;
   readonly store: DeliveryStore;
-  readonly destinations: { target(appId: string, destinationId: string): Promise<DestinationTarget | null> };
+  readonly destinations: DestinationTargets;
   readonly sender: AlertSender;
   readonly schedule: RetrySchedule;
   readonly logger: Logger;
@@ -46,10 +48,17 @@ export interface DeliveryWorkerDeps {
  * after the schedule's next delay (longer if the receiver sent Retry-After); the last one, or a
  * failure that retrying cannot fix (other 4xx, a refused address, a deleted destination) → failed,
  * and a record goes to the deliveries dead-letter topic.
+ *
+ * The metadata database's work per attempt (the claim, the destination, the outcome) is shared by the
+ * attempts in progress at the same moment (GatheredCalls): one statement each for all the attempts
+ * that asked while the previous one was out, instead of a few statements per attempt.
  */
 export class DeliveryWorker {
   readonly #deps: DeliveryWorkerDeps;
   readonly #now: () => number;
+  readonly #claims: GatheredCalls<AttemptToClaim, ClaimedDelivery | null>;
+  readonly #targets: GatheredCalls<DestinationRef, DestinationTarget | null>;
+  readonly #finishes: GatheredCalls<FinishedAttempt, boolean>;
   readonly #inFlight = new Set<Promise<void>>();
   /** Slots of CONCURRENT_ATTEMPTS taken; a freed slot passes straight to the first waiter. */
   #slotsTaken = 0;
@@ -62,6 +71,15 @@ export class DeliveryWorker {
   constructor(deps: DeliveryWorkerDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+    this.#claims = new GatheredCalls(async (wanted) => {
+      const now = this.#now();
+      return handOut(wanted, await deps.store.claim(wanted, new Date(now), new Date(now + LEASE_MS)));
+    });
+    this.#targets = new GatheredCalls((refs) => deps.destinations.targets(refs));
+    this.#finishes = new GatheredCalls(async (attempts) => {
+      const recorded = await deps.store.finish(attempts);
+      return attempts.map(({ id }) => recorded.has(id));
+    });
   }
 
   async start(): Promise<void> {
@@ -137,26 +155,26 @@ export class DeliveryWorker {
   }
 
   async #attempt(id: string, attemptsMade: number): Promise<void> {
-    const now = this.#now();
-    const claimed = await this.#deps.store.claim(id, attemptsMade, new Date(now), new Date(now + LEASE_MS));
+    const claimed = await this.#claims.call({ id, attemptsMade });
     if (!claimed) return;
+    const finish = (outcome: DeliveryOutcome): Promise<boolean> => this.#finishes.call({ id, attempts: claimed.attempts, outcome });
     const { result, channel } = await this.#send(claimed);
     const counted = (outcome: DeliveryOutcomeLabel): void => this.#deps.metrics?.deliveries.inc({ channel, outcome });
     const log = { deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, attempt: claimed.attempts, status: result.status };
     if (result.ok) {
-      await this.#deps.store.finish(id, claimed.attempts, { status: 'succeeded', lastError: null, nextAttemptAt: null });
+      await finish({ status: 'succeeded', lastError: null, nextAttemptAt: null });
       counted('succeeded');
       this.#deps.logger.info(log, 'alert delivered');
       return;
     }
     const delay = result.retriable ? this.#deps.schedule.nextRetryDelayMs(claimed.attempts, { retryAfterMs: result.retryAfterMs }) : null;
     if (delay !== null) {
-      await this.#deps.store.finish(id, claimed.attempts, { status: 'pending', lastError: result.error, nextAttemptAt: new Date(this.#now() + delay) });
+      await finish({ status: 'pending', lastError: result.error, nextAttemptAt: new Date(this.#now() + delay) });
       counted('retry');
       this.#deps.logger.warn({ ...log, error: result.error, retryInMs: delay }, 'alert delivery failed; will retry');
       return;
     }
-    await this.#deps.store.finish(id, claimed.attempts, { status: 'failed', lastError: result.error, nextAttemptAt: null });
+    await finish({ status: 'failed', lastError: result.error, nextAttemptAt: null });
     counted('failed');
     await this.#deps.bus.produce(this.#deps.topics.deliveriesDeadLetter, [
       {
@@ -170,7 +188,7 @@ export class DeliveryWorker {
 
   /** One attempt, and the channel it went through (for the metrics; `unknown` when the destination is gone). */
   async #send(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string }> {
-    const destination = await this.#deps.destinations.target(delivery.appId, delivery.destinationId);
+    const destination = await this.#targets.call({ appId: delivery.appId, destinationId: delivery.destinationId });
     if (!destination) {
       return { channel: UNKNOWN_CHANNEL, result: { ok: false, retriable: false, status: null, error: 'the destination no longer exists', retryAfterMs: null } };
     }
@@ -188,6 +206,20 @@ export class DeliveryWorker {
       this.#deps.metrics?.deliveryDuration.observe({ channel }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
+}
+
+/**
+ * Each claimed delivery to the first of the callers that asked for exactly that attempt; null to every
+ * other caller. The same attempt asked for twice at once (its job and the poller) is still made once.
+ */
+export function handOut(wanted: readonly AttemptToClaim[], claimed: readonly ClaimedDelivery[]): Array<ClaimedDelivery | null> {
+  const unclaimed = new Map(claimed.map((delivery) => [delivery.id, delivery]));
+  return wanted.map(({ id, attemptsMade }) => {
+    const delivery = unclaimed.get(id);
+    if (delivery?.attempts !== attemptsMade + 1) return null;
+    unclaimed.delete(id);
+    return delivery;
+  });
 }
 
 function safeJson(text: string): unknown {

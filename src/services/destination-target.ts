@@ -1,6 +1,6 @@
 import type { Destination } from '../adapters/metadata/entities/destination.entity.js';
 import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { findDestinationById } from '../adapters/metadata/repositories/destination-repository.js';
+import { findDestinationsByIds } from '../adapters/metadata/repositories/destination-repository.js';
 import type { DestinationTarget } from '../delivery/delivery-types.js';
 import { maskWebhookUrl } from '../delivery/url-mask.js';
 
@@ -22,15 +22,34 @@ export function shownTarget(destination: Pick<Destination, 'url' | 'email'>): st
   return destination.url !== null ? maskWebhookUrl(destination.url) : destination.email;
 }
 
+/** Which destination an attempt goes to: a destination id is looked up within its app only. */
+export interface DestinationRef {
+  readonly appId: string;
+  readonly destinationId: string;
+}
+
+export interface DestinationTargets {
+  /** Each destination as it is now, or null where it is gone (or belongs to another app), in order. */
+  targets(refs: readonly DestinationRef[]): Promise<Array<DestinationTarget | null>>;
+}
+
 /**
- * The delivery worker's lookup: the destination as it is now (an edited url applies to retries; a
- * deleted destination fails the delivery), read fresh for every attempt.
+ * The delivery worker's lookup: the destinations as they are now (an edited url applies to retries; a
+ * deleted destination fails the delivery), read fresh for every attempt; the attempts that ask at once
+ * share one query per app.
  */
-export function destinationTargets(metadata: MetadataStore): { target(appId: string, destinationId: string): Promise<DestinationTarget | null> } {
+export function destinationTargets(metadata: MetadataStore): DestinationTargets {
   return {
-    async target(appId, destinationId) {
-      const destination = await findDestinationById(metadata.em(), appId, destinationId);
-      return destination ? toDestinationTarget(destination) : null;
+    async targets(refs) {
+      const idsByApp = new Map<string, Set<string>>();
+      for (const { appId, destinationId } of refs) {
+        const ids = idsByApp.get(appId) ?? new Set<string>();
+        idsByApp.set(appId, ids.add(destinationId));
+      }
+      const em = metadata.em();
+      const found = await Promise.all([...idsByApp].map(([appId, ids]) => findDestinationsByIds(em, appId, [...ids])));
+      const byKey = new Map(found.flat().map((d) => [`${d.app.id}/${d.id}`, toDestinationTarget(d)]));
+      return refs.map(({ appId, destinationId }) => byKey.get(`${appId}/${destinationId}`) ?? null);
     },
   };
 }

@@ -48,8 +48,8 @@ describe.each(MODES)('deliveries (%s)', (mode) => {
     const ids = await repository.createMany(Array.from({ length: 7 }, (_, i) => job(i % 2 === 0 ? ruleA : ruleB)), later());
     expect(ids).toHaveLength(7);
     for (const id of ids.filter((_, i) => i % 3 === 0)) {
-      expect(await repository.claim(id, 0, new Date(), new Date(Date.now() + 60_000))).not.toBeNull();
-      expect(await repository.finish(id, 1, { status: 'failed', lastError: 'the receiver answered 500', nextAttemptAt: null })).toBe(true);
+      expect(await repository.claim([{ id, attemptsMade: 0 }], new Date(), new Date(Date.now() + 60_000))).toHaveLength(1);
+      expect(await repository.finish([{ id, attempts: 1, outcome: { status: 'failed', lastError: 'the receiver answered 500', nextAttemptAt: null } }])).toEqual(new Set([id]));
     }
     return ids;
   }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { EntityManager, MikroORM, Options } from '@mikro-orm/core';
+import type { MikroORM, Options } from '@mikro-orm/core';
+import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
 import { MikroORM as LibSqlMikroORM } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
@@ -20,8 +21,11 @@ import { withDeadline } from '../../shared/deadline.js';
  */
 export interface MetadataStore {
   readonly orm: MikroORM;
-  /** A fresh EntityManager (own identity map and unit of work) per unit of work, e.g. per request. */
-  em(): EntityManager;
+  /**
+   * A fresh EntityManager (own identity map and unit of work) per unit of work, e.g. per request. Both
+   * drivers are SQL drivers, so it can also build queries the ORM's own methods cannot express.
+   */
+  em(): SqlEntityManager;
   /** Applies pending migrations; a no-op when there are none. Safe to call from several processes on PostgreSQL. */
   migrate(): Promise<void>;
   /** Resolves when the database answers `select 1`; rejects within `pingTimeoutMs` otherwise. */
@@ -156,7 +160,7 @@ function sharedOptions(options: MetadataStoreOptions) {
   } satisfies Options;
 }
 
-function wrap(orm: MikroORM, options: MetadataStoreOptions, migrate: () => Promise<void>): MetadataStore {
+function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>, options: MetadataStoreOptions, migrate: () => Promise<void>): MetadataStore {
   const pingTimeoutMs = options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
   return {
     orm,

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type Delivery, DeliveryEntity, type DeliveryStatus } from '../entities/delivery.entity.js';
 import type { MetadataStore } from '../metadata-store.js';
@@ -40,16 +40,36 @@ export interface DeliveryListQuery {
   after?: string | undefined;
 }
 
+/** An attempt a worker wants to make: of this delivery, after `attemptsMade` earlier ones. */
+export interface AttemptToClaim {
+  readonly id: string;
+  readonly attemptsMade: number;
+}
+
+/** The outcome of a claimed attempt, to record. */
+export interface FinishedAttempt {
+  readonly id: string;
+  /** The delivery's attempt count as the claim left it. */
+  readonly attempts: number;
+  readonly outcome: DeliveryOutcome;
+}
+
 /** What the delivery queue and workers (src/pipeline) need of the deliveries table. */
 export interface DeliveryStore {
   /** Creates the deliveries that do not exist yet, due at `firstAttemptDue`; returns the ids created. */
   createMany(rows: readonly NewDelivery[], firstAttemptDue: Date): Promise<string[]>;
   /** Pending deliveries due by `now` (lease run out included), oldest due first. */
   due(now: Date, limit: number): Promise<Array<{ id: string; attempts: number }>>;
-  /** Takes one attempt of a delivery, or null when someone else made or holds it. */
-  claim(id: string, attemptsMade: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery | null>;
-  /** Records the outcome of the claimed attempt; false when the claim was lost (lease taken over, app deleted). */
-  finish(id: string, attempts: number, outcome: DeliveryOutcome): Promise<boolean>;
+  /**
+   * Takes one attempt of each delivery asked for, in one statement; returns those taken (in any order).
+   * A delivery someone else attempted or holds, or that is no longer pending, is left out.
+   */
+  claim(attempts: readonly AttemptToClaim[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]>;
+  /**
+   * Records the outcomes of claimed attempts (one statement for all that share an outcome); returns the
+   * ids recorded. One is left out when its claim was lost (the lease taken over, the app deleted).
+   */
+  finish(attempts: readonly FinishedAttempt[]): Promise<Set<string>>;
 }
 
 /**
@@ -110,29 +130,52 @@ export class DeliveryRepository implements DeliveryStore {
   }
 
   /**
-   * A conditional update decides who makes an attempt: it matches only while the delivery is pending
-   * with exactly `attemptsMade` attempts, and (past the first) due. It counts the attempt and pushes
-   * the due time to the lease's end, so the poller takes the delivery over only if this worker dies.
+   * A conditional update decides who makes an attempt: a delivery matches only while it is pending
+   * with exactly `attemptsMade` attempts and (past the first) due. It counts the attempt and pushes the
+   * due time to the lease's end, so the poller takes the delivery over only if this worker dies. Two
+   * workers asking for the same attempt at once: the database lets one update the row, and for the
+   * other the row no longer matches. RETURNING (PostgreSQL and SQLite alike) hands back what was taken.
    */
-  async claim(id: string, attemptsMade: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery | null> {
-    const em = this.metadata.em();
-    const due = attemptsMade === 0 ? {} : { nextAttemptAt: { $lte: now } };
-    const taken = await em.nativeUpdate(
-      DeliveryEntity,
-      { id, status: 'pending', attempts: attemptsMade, ...due },
-      { attempts: attemptsMade + 1, nextAttemptAt: leaseUntil, updatedAt: now },
-    );
-    if (taken === 0) return null;
-    // The payload is lazy (the list never needs it); an attempt does.
-    const row = await em.findOne(DeliveryEntity, { id }, { populate: ['payload'] });
-    if (!row) return null;
-    const { ruleId, actionId, destinationId, eventId, attempts, payload } = row;
-    return { id, appId: row.app.id, ruleId, actionId, destinationId, eventId, attempts, payload };
+  async claim(attempts: readonly AttemptToClaim[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+    if (attempts.length === 0) return [];
+    const rows: unknown = await this.metadata
+      .em()
+      .createQueryBuilder(DeliveryEntity)
+      .update({ attempts: raw('attempts + 1'), nextAttemptAt: leaseUntil, updatedAt: now })
+      .where({
+        status: 'pending',
+        $or: attempts.map(({ id, attemptsMade }) => ({ id, attempts: attemptsMade, ...(attemptsMade === 0 ? {} : { nextAttemptAt: { $lte: now } }) })),
+      })
+      .returning(['id', 'app', 'ruleId', 'actionId', 'destinationId', 'eventId', 'attempts', 'payload'])
+      .execute('all');
+    return (rows as ClaimedRow[]).map((row) => ({
+      id: row.id,
+      appId: row.app,
+      ruleId: row.ruleId,
+      actionId: row.actionId,
+      destinationId: row.destinationId,
+      eventId: row.eventId,
+      attempts: Number(row.attempts),
+      payload: row.payload,
+    }));
   }
 
-  async finish(id: string, attempts: number, outcome: DeliveryOutcome): Promise<boolean> {
-    const updated = await this.metadata.em().nativeUpdate(DeliveryEntity, { id, status: 'pending', attempts }, { ...outcome, updatedAt: new Date() });
-    return updated > 0;
+  async finish(attempts: readonly FinishedAttempt[]): Promise<Set<string>> {
+    const recorded = new Set<string>();
+    const updatedAt = new Date();
+    await Promise.all(
+      groupByOutcome(attempts).map(async ({ outcome, attempts: same }) => {
+        const rows: unknown = await this.metadata
+          .em()
+          .createQueryBuilder(DeliveryEntity)
+          .update({ ...outcome, updatedAt })
+          .where({ status: 'pending', $or: same.map(({ id, attempts: count }) => ({ id, attempts: count })) })
+          .returning(['id'])
+          .execute('all');
+        for (const { id } of rows as Array<{ id: string }>) recorded.add(id);
+      }),
+    );
+    return recorded;
   }
 
   async get(id: string): Promise<Delivery | null> {
@@ -166,4 +209,29 @@ function newRow(input: NewDelivery, firstAttemptDue: Date) {
   const now = new Date();
   const { appId, ...rest } = input;
   return { ...rest, id: uuidv7(), app: appId, status: 'pending' as const, attempts: 0, lastError: null, nextAttemptAt: firstAttemptDue, createdAt: now, updatedAt: now };
+}
+
+/** A claimed row as RETURNING gives it, mapped to property names (the app is its id). */
+interface ClaimedRow {
+  id: string;
+  app: string;
+  ruleId: string;
+  actionId: string;
+  destinationId: string;
+  eventId: string;
+  attempts: number | string;
+  payload: string;
+}
+
+/** Attempts with the same outcome (every success has the same one) share one statement. */
+function groupByOutcome(attempts: readonly FinishedAttempt[]): Array<{ outcome: DeliveryOutcome; attempts: FinishedAttempt[] }> {
+  const groups = new Map<string, { outcome: DeliveryOutcome; attempts: FinishedAttempt[] }>();
+  for (const attempt of attempts) {
+    const { status, lastError, nextAttemptAt } = attempt.outcome;
+    const key = JSON.stringify([status, lastError, nextAttemptAt?.getTime() ?? null]);
+    const group = groups.get(key);
+    if (group) group.attempts.push(attempt);
+    else groups.set(key, { outcome: attempt.outcome, attempts: [attempt] });
+  }
+  return [...groups.values()];
 }
