@@ -79,8 +79,8 @@ const backends: { name: string; open: () => Promise<OpenedStore> }[] = [
 const digest = (): string => createHash('sha256').update(randomBytes(32)).digest('hex');
 
 async function appliedMigrations(store: MetadataStore): Promise<{ id: number; name: string }[]> {
-  // `execute` is typed loosely (any) by MikroORM; pin the row shape here.
-  const rows = (await store.em().getConnection().execute(`select id, name from ${MIGRATIONS_TABLE} order by id`)) as { id: number | string; name: string }[];
+  // The row shape of a raw query is ours to state.
+  const rows = await store.em().getConnection().execute<Array<{ id: number | string; name: string }>>(`select id, name from ${MIGRATIONS_TABLE} order by id`);
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
 
