@@ -40,8 +40,8 @@ const LATENCY_LOAD: ReadonlyArray<{ shape: RequestShape; connections: number; re
  * shared claim, destination and outcome statements in PostgreSQL, and an HTTP request. The first runs
  * measured 120 to 350 alerts/s on this machine (with a few statements per attempt), and about 1,200
  * once attempts shared their statements, so this rate is above what the pipeline delivers (the
- * delivered rate is its capacity), yet the backlog of a 10 s load drains within the drain timeout. Should the pipeline get faster than this, the report says it kept up, and the figure
- * is a lower bound.
+ * delivered rate is its capacity), yet the backlog of a 10 s load drains within the drain timeout.
+ * Should the pipeline get faster than this, the report says it kept up, and the figure is a lower bound.
  */
 const THROUGHPUT_LOAD = { shape: 'batch', connections: 1, requestsPerSecond: 15 } as const;
 /** One probe every 100 ms; a probe not delivered within 10 s (ten times the target) timed out. */

@@ -22,8 +22,8 @@ export function DestinationsTab() {
     queryKey: queryKeys.destinations(app.id),
     queryFn: () => api.get<Destination[]>(`/v1/apps/${segment(app.id)}/destinations`, LIST_QUERY),
   });
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Destination | null>(null);
+  /** The open form: a new destination, one being edited, or none. */
+  const [form, setForm] = useState<Destination | 'new' | null>(null);
   const [signingSecret, setSigningSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Destination | null>(null);
 
@@ -39,32 +39,24 @@ export function DestinationsTab() {
     <section aria-labelledby="destinations-title">
       <div className="section-head">
         <h2 id="destinations-title">Destinations</h2>
-        <button
-          type="button"
-          className="button primary"
-          onClick={() => {
-            setEditing(null);
-            setAdding(true);
-          }}
-          disabled={adding}
-        >
+        <button type="button" className="button primary" onClick={() => setForm('new')} disabled={form === 'new'}>
           Add destination
         </button>
       </div>
       <p className="muted">Where rule actions send alerts. Send a test to check one: a destination that received its test is Verified.</p>
 
-      {adding && (
+      {form && (
         <DestinationForm
+          key={form === 'new' ? 'new' : form.id}
           appId={app.id}
-          onCancel={() => setAdding(false)}
-          onSaved={(created) => {
-            setAdding(false);
-            if (created.signingSecret) setSigningSecret(created.signingSecret);
+          {...(form === 'new' ? {} : { editing: form })}
+          onCancel={() => setForm(null)}
+          onSaved={(saved) => {
+            setForm(null);
+            if (saved.signingSecret) setSigningSecret(saved.signingSecret);
           }}
         />
       )}
-
-      {editing && <DestinationForm key={editing.id} appId={app.id} editing={editing} onCancel={() => setEditing(null)} onSaved={() => setEditing(null)} />}
 
       {destinations.isPending ? (
         <Loading />
@@ -79,10 +71,7 @@ export function DestinationsTab() {
               key={destination.id}
               appId={app.id}
               destination={destination}
-              onEdit={(d) => {
-                setAdding(false);
-                setEditing(d);
-              }}
+              onEdit={setForm}
               onDelete={(d) => {
                 remove.reset();
                 setDeleting(d);

@@ -148,16 +148,7 @@ export class DeliveryRepository implements DeliveryStore {
       })
       .returning(['id', 'app', 'ruleId', 'actionId', 'destinationId', 'eventId', 'attempts', 'payload'])
       .execute('all');
-    return (rows as ClaimedRow[]).map((row) => ({
-      id: row.id,
-      appId: row.app,
-      ruleId: row.ruleId,
-      actionId: row.actionId,
-      destinationId: row.destinationId,
-      eventId: row.eventId,
-      attempts: Number(row.attempts),
-      payload: row.payload,
-    }));
+    return (rows as ClaimedRow[]).map(({ app, attempts: made, ...row }) => ({ ...row, appId: app, attempts: Number(made) }));
   }
 
   async finish(attempts: readonly FinishedAttempt[]): Promise<Set<string>> {
