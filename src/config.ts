@@ -35,6 +35,18 @@ const url = (protocols: string[]) =>
 
 const SECRET_FORM = /^svc_cs_[A-Za-z0-9_-]{32,}$/;
 
+/**
+ * Client secrets printed in this project's own files (examples, manifests, tests). Anyone can read them,
+ * so a service reachable by others must not run with one: distributed mode refuses them as
+ * BOOTSTRAP_CLIENT_SECRET. test/unit/public-secrets.test.ts fails when a file gains a secret-shaped
+ * value that is missing here.
+ */
+export const PUBLIC_CLIENT_SECRETS: ReadonlySet<string> = new Set([
+  'svc_cs_CHANGE-ME-CHANGE-ME-CHANGE-ME-CHANGE-ME',
+  'svc_cs_change-me-change-me-change-me-0000',
+  'svc_cs_not-a-real-secret-0000000000000000000',
+]);
+
 /** RETRY_SCHEDULE_MS as an operator writes it; test/unit/config.test.ts keeps the two equal. */
 export const DEFAULT_RETRY_SCHEDULE = '0,10s,30s,90s,5m,15m,30m,1h';
 
@@ -101,6 +113,9 @@ export const envSchema = z.object({
     .prefault(DEFAULT_RETRY_SCHEDULE)
     .describe('Alert delivery attempts: the delay before each, from the previous one (jittered between neighbours); after the last, the delivery is dead-lettered'),
   SHUTDOWN_TIMEOUT_MS: positiveInt('milliseconds').default(10_000).describe('Longest a graceful shutdown (SIGTERM) may take before the process exits anyway'),
+  IDEMPOTENCY_KEYS_PER_APP: positiveInt('a number of keys')
+    .default(100_000)
+    .describe('Idempotency-Key records kept per app (24 h each); past this many, the oldest are forgotten first'),
 });
 
 export type EnvName = keyof typeof envSchema.shape;
@@ -132,6 +147,7 @@ export interface Config {
   /** Nominal delay before each delivery attempt, in milliseconds. */
   readonly deliveryRetryScheduleMs: readonly number[];
   readonly shutdownTimeoutMs: number;
+  readonly idempotencyKeysPerApp: number;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +171,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (e.KAFKA_BROKERS) {
     for (const name of REQUIRED_WHEN_DISTRIBUTED) {
       if (!e[name]) problems.push(`  ${name}: required when KAFKA_BROKERS is set (distributed mode)`);
+    }
+    if (e.BOOTSTRAP_CLIENT_SECRET !== undefined && PUBLIC_CLIENT_SECRETS.has(e.BOOTSTRAP_CLIENT_SECRET)) {
+      problems.push(`  BOOTSTRAP_CLIENT_SECRET: this value is published in the project's own files; generate your own: echo "svc_cs_$(openssl rand -base64 33 | tr '+/' '-_' | tr -d '=')"`);
     }
   } else if (e.ROLE !== 'all') {
     problems.push(`  ROLE: expected all in embedded mode (api and worker roles need KAFKA_BROKERS)`);
@@ -187,6 +206,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     smtp: { url: e.SMTP_URL ?? null, from: e.SMTP_FROM ?? null },
     deliveryRetryScheduleMs: e.DELIVERY_RETRY_SCHEDULE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    idempotencyKeysPerApp: e.IDEMPOTENCY_KEYS_PER_APP,
   } satisfies Config);
 }
 

@@ -38,8 +38,14 @@ function requestIdOf(req: IncomingMessage): string {
 }
 
 /**
+ * A 502 is a receiver's failure reported by this service (a destination test whose webhook is down;
+ * error-response.ts gives it to `delivery_failed` only): the customer's problem, not an error here.
+ */
+const BAD_GATEWAY = 502;
+
+/**
  * Gives a request its id (echoed in `X-Request-Id`) and writes exactly one line when it ends: info,
- * or error for a 5xx. The line names the path without its query string (which may hold anything a
+ * or error for a 5xx other than a 502. The line names the path without its query string (which may hold anything a
  * client put there, a misplaced key included) and no header at all. `route` is asked when the line
  * is written, once the route is known. Plain node objects, so that the ingest endpoint, which
  * bypasses Express, logs like every other route.
@@ -65,7 +71,7 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
       contentLength: contentLength(res),
       ...(res.writableFinished ? {} : { aborted: true }),
     };
-    if (res.statusCode >= 500) logger.error(line, 'request failed');
+    if (res.statusCode >= 500 && res.statusCode !== BAD_GATEWAY) logger.error(line, 'request failed');
     else if (PROBE_PATHS.has(path)) logger.debug(line, 'request completed');
     else logger.info(line, 'request completed');
   };

@@ -37,7 +37,7 @@ export interface CreatedDestinationView extends DestinationView {
 
 export interface DestinationsDeps {
   readonly metadata: MetadataStore;
-  readonly config: { readonly outbound: { readonly allowPrivate: boolean } };
+  readonly config: { readonly outbound: { readonly allowPrivate: boolean }; readonly smtp: { readonly url: string | null; readonly from: string | null } };
   readonly alertSender: AlertSender;
   /** Told about every change: the worker's rules join destinations (url, signing secret). */
   readonly ruleSets: Pick<RuleSetCache, 'invalidate'>;
@@ -63,6 +63,10 @@ const NO_RULE_ID = '00000000-0000-0000-0000-000000000000';
 export async function createDestination(deps: DestinationsDeps, accountId: string, appIdOrSlug: string, input: NewDestinationInput): Promise<CreatedDestinationView> {
   const em = deps.metadata.em();
   const app = await requireApp(em, accountId, appIdOrSlug);
+  // Accepted, it would fail every alert sent to it, and nobody would learn why until a page went missing.
+  if (input.type === 'email' && (deps.config.smtp.url === null || deps.config.smtp.from === null)) {
+    throw fieldError('type', 'email destinations need a mail server: this service has no SMTP_URL and SMTP_FROM configured');
+  }
   if (input.url !== undefined) await checkDestinationUrl(input.url, { allowPrivate: deps.config.outbound.allowPrivate });
   const signingSecret = input.type === 'webhook' ? generateWebhookSecret() : null;
   const destination = await insertDestination(em, {

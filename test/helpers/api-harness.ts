@@ -9,6 +9,12 @@ import type { ClientSecretScope } from '../../src/adapters/metadata/entities/cli
 import { capturingLogger } from './logger.js';
 import { isolatedDistributedEnv } from './distributed-env.js';
 
+/**
+ * A mail server is configured (so e-mail destinations are accepted) but nothing listens there (port 9,
+ * discard): for suites that create e-mail destinations without sending to them.
+ */
+export const UNREACHABLE_MAIL_SERVER = { SMTP_URL: 'smtp://127.0.0.1:9', SMTP_FROM: 'alerts@example.com' } as const;
+
 export type Mode = 'embedded' | 'distributed';
 export const MODES: readonly Mode[] = ['embedded', 'distributed'];
 

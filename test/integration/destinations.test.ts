@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DestinationEntity } from '../../src/adapters/metadata/entities/destination.entity.js';
 import { INSUFFICIENT_SCOPE, INVALID_AUTH, NOT_FOUND, expectError, expectValidationError, readOnlySecretOf } from '../helpers/api-assertions.js';
-import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
+import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, foreignAppRefs, type AppSession } from '../helpers/app-session.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
 
@@ -22,7 +22,7 @@ describe.each(MODES)('destinations (%s)', (mode) => {
 
   beforeAll(async () => {
     // Loopback URLs are allowed, as for local receivers; the refusal is tested with a default service.
-    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
+    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true', ...UNREACHABLE_MAIL_SERVER });
     openapi = await openApiCheck(api);
   });
   afterAll(async () => {
@@ -96,7 +96,7 @@ describe.each(MODES)('destinations (%s)', (mode) => {
       expect(await s.ok('GET', base(), LIST, 200)).toEqual([]);
     });
 
-    it('refuses a URL whose host is private when OUTBOUND_ALLOW_PRIVATE is off (the default)', async () => {
+    it('with default settings, refuses a URL whose host is private, and e-mail while no mail server is configured', async () => {
       const strict = await startApi(mode);
       try {
         const account = await strict.newAccount();
@@ -105,6 +105,9 @@ describe.each(MODES)('destinations (%s)', (mode) => {
           const res = await strict.request('POST', `/v1/apps/${app.id}/destinations`, { headers: account.auth, body: { type: 'webhook', label: 'x', url } });
           expectValidationError(res, 'url');
         }
+        // Accepted, it would fail every alert sent to it.
+        const mail = await strict.request('POST', `/v1/apps/${app.id}/destinations`, { headers: account.auth, body: { type: 'email', label: 'x', email: 'oncall@example.com' } });
+        expectValidationError(mail, 'type', /need a mail server: this service has no SMTP_URL and SMTP_FROM configured/);
         expect((await strict.request('GET', `/v1/apps/${app.id}/destinations`, { headers: account.auth })).body).toEqual([]);
       } finally {
         await strict.stop();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationRuleEntity } from '../../src/adapters/metadata/entities/notification-rule.entity.js';
 import { ruleStatKeys } from '../../src/delivery/delivery-types.js';
 import { INSUFFICIENT_SCOPE, INVALID_AUTH, NOT_FOUND, expectError, expectValidationError, readOnlySecretOf } from '../helpers/api-assertions.js';
-import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
+import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, foreignAppRefs, type AppSession } from '../helpers/app-session.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
 
@@ -22,7 +22,7 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
   let mail: { id: string };
 
   beforeAll(async () => {
-    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
+    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true', ...UNREACHABLE_MAIL_SERVER });
     openapi = await openApiCheck(api);
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { createPostgresMetadataStore, type MetadataStore } from '../../src/adapt
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
 import type { StateStore } from '../../src/adapters/state/state-store.js';
 import { RuleSetCache, type AppRuleSet } from '../../src/services/rule-set-cache.js';
-import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
+import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, type AppSession } from '../helpers/app-session.js';
 import { capturingLogger } from '../helpers/logger.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
@@ -24,7 +24,7 @@ describe.each(MODES)('rule set cache (%s)', (mode) => {
   let s: AppSession;
 
   beforeAll(async () => {
-    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
+    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true', ...UNREACHABLE_MAIL_SERVER });
     openapi = await openApiCheck(api);
     let metadata: MetadataStore = api.container.metadata;
     let state: StateStore = api.container.state;

@@ -11,6 +11,8 @@ const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta
 
 interface ComposeService {
   image?: string;
+  restart?: string;
+  expose?: string[];
   command?: string[];
   environment?: Record<string, string | number>;
   ports?: string[];
@@ -22,8 +24,8 @@ const compose = parse(read('docker-compose.yml'), { merge: true }) as { services
 const services = compose.services;
 
 describe('docker-compose.yml', () => {
-  it('has the distributed stack, both roles, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'clickhouse', 'grafana', 'kafka', 'postgres', 'prometheus', 'redis', 'worker']);
+  it('has the distributed stack, both roles, the proxy, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'clickhouse', 'grafana', 'kafka', 'postgres', 'prometheus', 'proxy', 'redis', 'worker']);
     expect(services.kafka?.image).toMatch(/^apache\/kafka:3\.9\./);
     expect(services.kafka?.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
   });
@@ -41,6 +43,23 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(services), `host of ${address}`).toContain(host);
     }
     expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['kafka', 'clickhouse', 'redis', 'postgres']));
+  });
+
+  it('is safe to run as it is: restarts every service, publishes only the API on every interface, sets no client secret', () => {
+    for (const [name, service] of Object.entries(services)) expect(service.restart, name).toBe('unless-stopped');
+    const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
+    expect(published.sort()).toEqual(['grafana 127.0.0.1:3001:3000', 'prometheus 127.0.0.1:9090:9090', 'proxy 3000:3000']);
+    // Empty means unset: no value at all unless the operator passes one.
+    expect(services.api?.environment?.BOOTSTRAP_CLIENT_SECRET).toBe('${BOOTSTRAP_CLIENT_SECRET:-}');
+    expect(read('docker-compose.yml')).not.toMatch(/svc_cs_[A-Za-z0-9_-]/);
+  });
+
+  it('scales the API behind the proxy: no fixed host port, and the proxy finds every replica by name', () => {
+    expect(services.api?.ports).toBeUndefined();
+    expect(services.api?.expose).toEqual([String(services.api?.environment?.PORT)]);
+    const caddyfile = read('deploy/caddy/Caddyfile');
+    expect(caddyfile).toMatch(new RegExp(`^\\s*dynamic a api ${String(services.api?.environment?.PORT)} \\{$`, 'm'));
+    expect(caddyfile).toMatch(/^:3000 \{$/m);
   });
 
   it('builds the api image from the Dockerfile that the worker reuses', () => {

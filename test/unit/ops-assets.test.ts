@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { envSchema, loadConfig } from '../../src/config.js';
+import { generateClientSecret } from '../../src/domain/credentials.js';
 
 /**
  * The operator assets under deploy/ (Prometheus rules and config, Grafana dashboard, Kubernetes
@@ -234,6 +235,16 @@ const firingScenarios: Scenario[] = [
     'EventAlertingHighHttp5xxRate',
     [],
   ),
+  // A destination test answering 502 reports the customer's receiver failing, not the service.
+  scenario(
+    [
+      series('eas_http_requests_total', { ...api, ...ingestRoute, status: '202' }, '0+10x20'),
+      series('eas_http_requests_total', { ...api, method: 'POST', route: '/v1/apps/{appId}/destinations/{destinationId}/test', status: '502' }, '0+10x20'),
+    ],
+    '15m',
+    'EventAlertingHighHttp5xxRate',
+    [],
+  ),
   scenario([series('eas_rate_limiter_failing_open', api, '0 0 1x6')], '6m', 'EventAlertingRateLimiterFailingOpen', [{ severity: 'warning', ...api }]),
   scenario(
     [
@@ -359,7 +370,8 @@ describe('deploy/grafana', () => {
     expect(datasources[0]?.type).toBe('prometheus');
     const { hostname, port } = new URL(datasources[0]!.url);
     expect(Object.keys(services)).toContain(hostname);
-    expect(services[hostname]!.ports).toContain(`${port}:${port}`);
+    // The container's side of the mapping: Grafana reaches Prometheus inside the compose network.
+    expect(services[hostname]!.ports?.map((mapping) => mapping.split(':').at(-1))).toContain(port);
   });
 });
 
@@ -408,6 +420,8 @@ const applied = kustomization.resources.flatMap(manifestsOf);
 const find = (kind: string, name: string) => applied.find((m) => m.kind === kind && m.metadata.name === name);
 const configMap = find('ConfigMap', 'event-alerting')!;
 const [secretExample] = manifestsOf('secret.example.yaml');
+/** The example's values as an operator fills them in: its own bootstrap secret is public and refused. */
+const filledInSecret = { ...secretExample!.stringData, BOOTSTRAP_CLIENT_SECRET: generateClientSecret() };
 
 describe('deploy/k8s', () => {
   it('lists every manifest in the kustomization, namespace-free, except the opt-in ones', () => {
@@ -435,7 +449,9 @@ describe('deploy/k8s', () => {
       }
     }
     for (const name of names) expect(Object.keys(envSchema.shape), name).toContain(name);
-    const config = loadConfig({ ...configMap.data, ...secretExample!.stringData, ROLE: 'api' });
+    // Applied as it is, the example's bootstrap secret (public, in this repository) stops the service.
+    expect(() => loadConfig({ ...configMap.data, ...secretExample!.stringData, ROLE: 'api' })).toThrow(/BOOTSTRAP_CLIENT_SECRET: this value is published/);
+    const config = loadConfig({ ...configMap.data, ...filledInSecret, ROLE: 'api' });
     expect(config.mode).toBe('distributed');
   });
 
@@ -462,7 +478,7 @@ describe('deploy/k8s', () => {
     expect(pod.metadata?.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(http.containerPort), 'prometheus.io/path': '/metrics' });
 
     // Longer than the shutdown budget plus the API's 5 s preStop pause, or SIGKILL cuts the drain short.
-    const shutdownMs = loadConfig({ ...configMap.data, ...secretExample!.stringData }).shutdownTimeoutMs;
+    const shutdownMs = loadConfig({ ...configMap.data, ...filledInSecret }).shutdownTimeoutMs;
     expect(pod.spec.terminationGracePeriodSeconds! * 1000).toBeGreaterThan(shutdownMs + 5_000);
     expect(pod.spec.securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, runAsUser: 1000 }));
     expect(container!.securityContext).toEqual(expect.objectContaining({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false }));
