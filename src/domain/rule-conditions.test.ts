@@ -292,3 +292,13 @@ describe('conditionInputSchema', () => {
     expect(fieldPathProblem('$customer_id')).toBeUndefined();
   });
 });
+
+describe('numeric strings from hostile event data', () => {
+  // A pattern that backtracked over every split of the digits took hours on a 1 MiB value; this test's
+  // own timeout is the bound that matters, not a measurement.
+  it('decides on a million digits followed by a letter, a dot or an exponent without backtracking', () => {
+    for (const tail of ['a', '.', 'e', '.5e+', 'x1']) expect(toNumeric(`${'7'.repeat(1_000_000)}${tail}`)).toBeUndefined();
+    expect(toNumeric('7'.repeat(400))).toBeUndefined(); // overflows a double
+    expect(toNumeric(`${'7'.repeat(300)}.5`)).toBeGreaterThan(1e299);
+  });
+});

@@ -1,14 +1,14 @@
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { RequestListener } from 'node:http';
-import { edgeMetrics, httpMetrics, type EdgeMetrics, type RouteTemplate } from '../observability/http-metrics.js';
+import { edgeMetrics, httpMetrics, type EdgeMetrics } from '../observability/http-metrics.js';
 import type { Logger } from '../observability/logger.js';
 import type { Authenticator } from '../services/authenticator.js';
 import type { DependencyCheck } from '../services/readiness.js';
 import { dashboardRouter } from './dashboard.js';
-import { errorHandler, notFoundHandler } from './error-response.js';
+import { routeTable, type RouteTable, type RouteTemplate } from '../shared/route-table.js';
+import { errorHandler, methodNotAllowedHandler, notFoundHandler } from './error-response.js';
 import { ingestEndpoint, INGEST_PATH } from './ingest-endpoint.js';
-import { jsonBodyParser } from './json-body.js';
 import { mountRoutes } from './mount-routes.js';
 import type { AccountRateLimit } from './rate-limit.js';
 import type { AnyRoute } from './route.js';
@@ -30,30 +30,33 @@ const SYSTEM_ROUTES = [
   { method: 'get', path: '/metrics' },
 ];
 
-/** Every route template the edge counts requests under. */
-function routeTemplates(deps: HttpAppDeps): RouteTemplate[] {
-  return [...SYSTEM_ROUTES, ...(deps.api?.routes ?? [])];
+/** Every route the edge serves, for the metrics' route label and a 405's `Allow`. */
+function routesOf(deps: HttpAppDeps): RouteTable {
+  const templates: RouteTemplate[] = [...SYSTEM_ROUTES, ...(deps.api?.routes ?? [])];
+  return routeTable(templates);
 }
 
 /**
  * The whole HTTP edge as a node request listener: `POST /v1/ingest` through its own endpoint
  * (ingest-endpoint.ts: the one route whose request rate matters, served without Express), every other
  * request through the Express app. Both share the metrics, the request log and the route code.
+ * Every response says `nosniff`: browsers must take a JSON error body for JSON, whatever it holds.
  */
 export function createRequestListener(deps: HttpAppDeps): RequestListener {
-  const metrics = edgeMetrics(deps.metrics, routeTemplates(deps));
-  const app = createHttpApp(deps, metrics);
+  const routes = routesOf(deps);
+  const metrics = edgeMetrics(deps.metrics, routes);
+  const app = createHttpApp(deps, routes, metrics);
   const route = deps.api?.routes.find((r) => r.method === 'post' && r.path === INGEST_PATH);
-  if (!deps.api || !route) return app;
-  const endpoint = ingestEndpoint({ route, routeDeps: deps.api, logger: deps.logger, metrics });
+  const endpoint = deps.api && route ? ingestEndpoint({ route, routeDeps: deps.api, logger: deps.logger, metrics }) : undefined;
   return (req, res) => {
-    if (endpoint.handles(req)) endpoint.handle(req, res);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (endpoint?.handles(req)) endpoint.handle(req, res);
     else app(req, res);
   };
 }
 
-/** Builds the Express app without listening, so tests can drive it over a real socket they own. */
-export function createHttpApp(deps: HttpAppDeps, metrics: EdgeMetrics = edgeMetrics(deps.metrics, routeTemplates(deps))): Express {
+/** The Express part of the edge: every request but `POST /v1/ingest`. */
+function createHttpApp(deps: HttpAppDeps, routes: RouteTable, metrics: EdgeMetrics): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -64,8 +67,7 @@ export function createHttpApp(deps: HttpAppDeps, metrics: EdgeMetrics = edgeMetr
   app.use(requestLog(deps.logger));
   // Before every route, so that probes, 404s and requests refused before their route are counted too.
   app.use(httpMetrics(metrics));
-  app.use(systemRouter({ checks: deps.checks, metrics: deps.metrics }));
-  app.use(jsonBodyParser());
+  app.use(systemRouter({ checks: deps.checks, metrics: deps.metrics, logger: deps.logger }));
   if (deps.api) {
     app.use(mountRoutes(deps.api.routes, deps.api));
     // The dashboard talks to this API only, so it is served where the API is; after it, so that an
@@ -73,6 +75,7 @@ export function createHttpApp(deps: HttpAppDeps, metrics: EdgeMetrics = edgeMetr
     app.use(dashboardRouter());
   }
 
+  app.use(methodNotAllowedHandler(routes));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
+import type { RouteTable } from '../shared/route-table.js';
 
 /** The one mapping from domain error codes to HTTP statuses (STYLE habit 4). */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -55,6 +56,9 @@ export function writeJson(res: ServerResponse, status: number, body: unknown): v
  * details and headers; anything else is a 500 that says nothing of its cause (the log does).
  */
 export function writeError(res: ServerResponse, err: unknown, path: string, logger: Logger): void {
+  // Refused before its body arrived (a 401, a 429, a 413): closing the connection spares reading the
+  // rest of it, which keeping the connection open would require.
+  if (!res.req.complete) res.setHeader('Connection', 'close');
   if (err instanceof DomainError) {
     if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(err.retryAfterSeconds)));
     for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
@@ -64,6 +68,19 @@ export function writeError(res: ServerResponse, err: unknown, path: string, logg
   }
   logger.error({ err, method: res.req.method, path }, 'unhandled error');
   writeJson(res, 500, errorBody(500, 'Internal server error', path));
+}
+
+/** A path some route serves, asked with a method none of them serves: 405 with the methods that are. */
+export function methodNotAllowedHandler(routes: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    const allowed = routes.methodsAt(req.path);
+    if (allowed.length === 0) {
+      next();
+      return;
+    }
+    res.setHeader('Allow', allowed.join(', '));
+    writeJson(res, 405, errorBody(405, `Method ${req.method} is not allowed here; allowed: ${allowed.join(', ')}`, req.path));
+  };
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {

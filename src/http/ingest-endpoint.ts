@@ -30,10 +30,8 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   const template = deps.metrics.routeOf('POST', INGEST_PATH);
   const templatePath = (): string => route.path;
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes, parsed: (body: unknown) => void): Promise<void> => {
-    const body = await readJsonBody(req);
-    parsed(body);
-    writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, body, notes }, res));
+  const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes): Promise<void> => {
+    writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, readBody: () => readJsonBody(req), notes }, res));
   };
 
   return {
@@ -42,10 +40,9 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
       const { requestId } = beginRequestLog(deps.logger, req, res, templatePath);
       const { logger } = deps;
       const notes: ExchangeNotes = {};
-      let body: unknown;
-      deps.metrics.observe(req, res, template, () => ({ body, notes }));
+      deps.metrics.observe(req, res, template, () => notes);
       runWithRequestId(requestId, () => {
-        serve(req, res, notes, (parsed) => (body = parsed)).catch((err: unknown) => {
+        serve(req, res, notes).catch((err: unknown) => {
           if (res.headersSent) logger.error({ err }, 'ingest request failed after its answer was sent');
           else writeError(res, err, INGEST_PATH, logger);
         });

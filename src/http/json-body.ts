@@ -1,8 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { RequestHandler } from 'express';
 import { DomainError } from '../domain/errors.js';
+import { MAX_BODY_DEPTH, jsonProblemDetail, jsonValueProblem } from '../domain/json-limits.js';
 
 /** Contract section 2: bodies over 1 MiB get 413. The limit counts decoded bytes, so a gzip bomb is stopped too. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -24,6 +25,8 @@ const DECODERS: Readonly<Record<string, () => Transform>> = {
  * - An empty JSON body is `{}`; any JSON value is accepted (the route's schema decides).
  * - Content-Encoding gzip, deflate or br is decoded; another encoding is 415, a charset other than
  *   UTF-8 is 415, more than 1 MiB (after decoding) is 413, malformed JSON is 400.
+ * - Bytes that are not UTF-8, and JSON the service could not keep as it was sent (json-limits.ts:
+ *   deep nesting, `__proto__` keys, `1e400`, unpaired surrogates), are 400 naming where.
  */
 export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<unknown> {
   if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return undefined;
@@ -38,14 +41,23 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
   if (!decoder && Number(req.headers['content-length']) > limit) throw tooLarge(limit);
 
   const bytes = await collect(req, decoder?.(), limit);
+  // Decoding would turn each invalid sequence into U+FFFD: the service would store other text than it was sent.
+  if (!isUtf8(bytes)) throw new DomainError('validation_failed', 'Request body is not valid UTF-8', { details: [{ path: 'body', message: 'must be valid UTF-8' }] });
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length === 0) return {};
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text);
   } catch {
     throw new DomainError('validation_failed', 'Malformed JSON body');
   }
+  const problem = jsonValueProblem(value, MAX_BODY_DEPTH);
+  if (problem) {
+    const detail = jsonProblemDetail(problem);
+    throw new DomainError('validation_failed', `${detail.path}: ${detail.message}`, { details: [detail] });
+  }
+  return value;
 }
 
 function tooLarge(limit: number): DomainError {
@@ -97,14 +109,4 @@ function parseMediaType(header: string | undefined): { type: string; charset: st
     if (name?.trim().toLowerCase() === 'charset' && value !== undefined) charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
   }
   return { type: type!.trim().toLowerCase(), charset };
-}
-
-/** readJsonBody as Express middleware: `req.body` for every route. */
-export function jsonBodyParser(): RequestHandler {
-  return (req, _res, next) => {
-    readJsonBody(req).then((body) => {
-      req.body = body;
-      next();
-    }, next);
-  };
 }

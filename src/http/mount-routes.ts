@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { DomainError } from '../domain/errors.js';
 import { writeJson } from './error-response.js';
+import { readJsonBody } from './json-body.js';
 import type { Authenticator, Principal } from '../services/authenticator.js';
 import type { AccountRateLimit } from './rate-limit.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
@@ -47,13 +48,13 @@ function authorize(route: AnyRoute, principal: Principal | null): void {
   if (!principal.scopes.includes(needed)) throw new DomainError('forbidden', 'Insufficient scope');
 }
 
-/** What the edge hands a route besides its declaration: the request's parts, already read. */
+/** What the edge hands a route besides its declaration: the request's parts. */
 export interface RouteInput {
   readonly headers: IncomingHttpHeaders;
   readonly params: unknown;
   readonly query: unknown;
-  /** The parsed JSON body (json-body.ts), or undefined. */
-  readonly body: unknown;
+  /** Reads and parses the JSON body (json-body.ts); undefined when there is none. */
+  readBody(): Promise<unknown>;
   readonly notes: ExchangeNotes;
 }
 
@@ -64,9 +65,12 @@ export interface RouteDeps {
 
 /**
  * Serves one route declaration: authenticate, count the request against the account's rate limit,
- * check the scope, validate path, query and body, run. The rate limit comes right after
+ * check the scope, read the body, validate path, query and body, run. The rate limit comes right after
  * authentication, so every response of an authenticated request (a 403 or 400 too) is counted and
  * carries the RateLimit headers (set on `res` here), and a 401 is neither (see rate-limit.ts).
+ * The body is read last: a request without a valid credential, over its budget or out of its scope
+ * is answered without its body being read or decompressed, so that reading (up to 1 MiB, decoded) is
+ * work only a valid credential can ask for.
  * Throws a DomainError for the edge to answer. Plain node objects: Express routes every endpoint
  * through this but the ingest endpoint, which calls it without Express (ingest-endpoint.ts).
  */
@@ -76,10 +80,14 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
     for (const [name, value] of Object.entries(await deps.rateLimit.admit(principal.accountId))) res.setHeader(name, value);
   }
   authorize(route, principal);
+  const raw = route.body ? await input.readBody() : undefined;
+  if (route.ingest) input.notes.events = Array.isArray(raw) ? Math.max(1, raw.length) : 1;
   const params: unknown = route.params ? parseInput(route.params, input.params, 'path') : undefined;
   const query: unknown = route.query ? parseInput(route.query, input.query, 'query') : undefined;
-  const body: unknown = route.body ? (route.fastBody?.(input.body) ?? parseInput(route.body, input.body, 'body')) : undefined;
-  return route.handler({ params, query, body, principal, headers: input.headers, rawBody: input.body, notes: input.notes });
+  const body: unknown = route.body ? (route.fastBody?.(raw) ?? parseInput(route.body, raw, 'body')) : undefined;
+  const result = await route.handler({ params, query, body, principal, headers: input.headers, rawBody: raw, notes: input.notes });
+  if (principal?.kind !== 'client' || principal.scopes.includes('read') || result.body === undefined) return result;
+  return { ...result, body: route.writeOnlyView?.parse(result.body) ?? {} };
 }
 
 /** A route's answer on the response: its headers, then its body as JSON, or no body (a 204). */
@@ -100,7 +108,8 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Route
     router[route.method](expressPath(route.path), async (req, res) => {
       const notes: ExchangeNotes = {};
       res.locals.notes = notes;
-      writeResult(res, await serveRoute(route, deps, { headers: req.headers, params: req.params, query: req.query, body: req.body as unknown, notes }, res));
+      const input = { headers: req.headers, params: req.params, query: req.query, readBody: () => readJsonBody(req), notes };
+      writeResult(res, await serveRoute(route, deps, input, res));
     });
   }
   return router;

@@ -76,9 +76,10 @@ function parameters(route: AnyRoute, components: Record<string, JsonSchema>): Js
 function responses(route: AnyRoute, components: Record<string, JsonSchema>): JsonSchema {
   const out: JsonSchema = {};
   for (const [status, spec] of Object.entries<ResponseSpec>(route.responses)) {
+    const description = route.writeOnlyView && spec.schema ? `${spec.description}. ${writeOnlyNote(route.writeOnlyView)}` : spec.description;
     out[status] = spec.schema
-      ? { description: spec.description, content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) } } }
-      : { description: spec.description };
+      ? { description, content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) } } }
+      : { description };
   }
   const errors = [400, 500, ...(route.auth === 'none' ? [] : [401, 429]), ...(route.auth === 'client' ? [403] : []), ...(route.path.includes('{') ? [404] : []), ...(route.body ? [413] : [])];
   if (route.method === 'post' || route.method === 'patch' || route.method === 'put') errors.push(409);
@@ -87,6 +88,14 @@ function responses(route: AnyRoute, components: Record<string, JsonSchema>): Jso
     out[String(status)] = { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return out;
+}
+
+/** Which fields a write-only client secret gets, read off the view's schema: `app.id, apiKey`. */
+function writeOnlyNote(view: z.ZodType): string {
+  const fields = (schema: z.ZodType, prefix: string): string[] =>
+    schema instanceof z.ZodObject ? Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, value]) => fields(unwrapped(value), `${prefix}${key}.`)) : [prefix.slice(0, -1)];
+  const unwrapped = (schema: z.ZodType): z.ZodType => (schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema);
+  return `A client secret without the \`read\` scope gets only ${fields(view, '').map((f) => `\`${f}\``).join(', ')}`;
 }
 
 export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { version: string }): JsonSchema {

@@ -66,6 +66,13 @@ export interface RouteDefinition<
    * that `body` refuses.
    */
   readonly fastBody?: (raw: unknown) => z.output<B> | undefined;
+  /**
+   * What this write answers a client secret without the `read` scope, which may change objects but not
+   * read them: a schema of the fields the write itself made (ids, a credential shown once). The rest
+   * of the response is left out (zod drops keys a schema does not name), so that a write cannot serve
+   * as a read. Every write whose response has a body declares one (test/unit/write-only-views.test.ts).
+   */
+  readonly writeOnlyView?: z.ZodType;
   /** Success responses; the error responses every route can give are added by openapi.ts. */
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Error statuses only this route gives (a destination test's 502), documented next to the common ones. */
@@ -118,6 +125,9 @@ function explainIssues(issues: readonly Issue[], prefix: PropertyKey[]): Array<{
     return [{ path, message: issue.message }];
   });
 }
+
+/** The usual write-only view: the id of the object the write created or changed. */
+export const idOnlyView = z.object({ id: z.string() });
 
 /** Query strings give strings; list endpoints share these bounds (contract section 5). */
 export const paginationQuery = z

@@ -1,15 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
+import type { RouteTable, RouteTemplate } from '../shared/route-table.js';
 import { createServiceMetrics, type EventRejectionReason, type ServiceMetrics } from './service-metrics.js';
-
-/** A path the edge serves, in OpenAPI form (`/v1/apps/{appId}`), as route declarations give it. */
-export interface RouteTemplate {
-  readonly method: string;
-  readonly path: string;
-  /** Events arrive through this route: its requests count in eas_events_accepted/rejected_total. */
-  readonly ingest?: boolean;
-}
 
 /** What `route` says for a request no template matched (the 404 of an unknown path). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -24,6 +17,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 export interface ExchangeNotes {
   eventsRejection?: EventRejectionReason;
+  /** How many events the request carried, once its body was read (a request refused before that counts as one). */
+  events?: number;
   /**
    * The `route` label of a request no template matches but a handler served all the same (the
    * dashboard's files and deep links, src/http/dashboard.ts): a fixed name, never the raw path,
@@ -32,8 +27,8 @@ export interface ExchangeNotes {
   routeLabel?: string;
 }
 
-/** The request's parsed body and the route's notes, asked once the response has finished. */
-export type ExchangeOutcome = () => { readonly body: unknown; readonly notes: ExchangeNotes | undefined };
+/** The route's notes, asked once the response has finished. */
+export type ExchangeOutcome = () => ExchangeNotes | undefined;
 
 export interface EdgeMetrics {
   /** The route template a request is counted under; undefined when no template matches. */
@@ -53,16 +48,16 @@ export interface EdgeMetrics {
  * `unmatched`. Plain node objects, so that the ingest endpoint, which bypasses Express, is counted
  * like every other route.
  */
-export function edgeMetrics(registry: Registry, routes: readonly RouteTemplate[]): EdgeMetrics {
+export function edgeMetrics(registry: Registry, routes: RouteTable): EdgeMetrics {
   const metrics = createServiceMetrics(registry);
   return {
-    routeOf: routeMatcher(routes),
+    routeOf: (method, path) => routes.find(method, path),
     observe(req, res, route, outcome) {
       const started = process.hrtime.bigint();
       res.once('finish', () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'other';
-        const label = route?.path ?? outcome().notes?.routeLabel ?? UNMATCHED_ROUTE;
+        const label = route?.path ?? outcome()?.routeLabel ?? UNMATCHED_ROUTE;
         metrics.httpRequests.inc({ method, route: label, status: String(res.statusCode) });
         metrics.httpRequestDuration.observe({ method, route: label }, seconds);
         if (route?.ingest) countEvents(metrics, res.statusCode, outcome());
@@ -74,13 +69,13 @@ export function edgeMetrics(registry: Registry, routes: readonly RouteTemplate[]
 /** edgeMetrics as the first Express middleware; routes leave their notes in `res.locals.notes`. */
 export function httpMetrics(edge: EdgeMetrics): RequestHandler {
   return (req, res, next) => {
-    edge.observe(req, res, edge.routeOf(req.method, req.path), () => ({ body: req.body as unknown, notes: res.locals.notes }));
+    edge.observe(req, res, edge.routeOf(req.method, req.path), () => res.locals.notes);
     next();
   };
 }
 
-function countEvents(metrics: ServiceMetrics, status: number, { body, notes }: ReturnType<ExchangeOutcome>): void {
-  const events = Array.isArray(body) ? Math.max(1, body.length) : 1;
+function countEvents(metrics: ServiceMetrics, status: number, notes: ExchangeNotes | undefined): void {
+  const events = notes?.events ?? 1;
   if (status === 202) metrics.eventsAccepted.inc(events);
   else if (status >= 400) metrics.eventsRejected.inc({ reason: notes?.eventsRejection ?? rejectionReasonOf(status) }, events);
 }
@@ -102,24 +97,4 @@ function rejectionReasonOf(status: number): EventRejectionReason {
       // itself was wrong. Server-side failures (503 and any 5xx) mean "not accepted now, retry".
       return status >= 500 ? 'unavailable' : 'validation';
   }
-}
-
-/**
- * Template → matcher, as Express matches them: `{name}` is one path segment, a trailing slash is
- * allowed, case is ignored; HEAD is served by a GET route.
- */
-function routeMatcher(routes: readonly RouteTemplate[]): (method: string, path: string) => RouteTemplate | undefined {
-  const compiled = routes.map((route) => ({
-    route,
-    method: route.method.toUpperCase(),
-    pattern: new RegExp(`^${route.path.split(/\{[A-Za-z0-9_]+\}/).map(escapeRegExp).join('[^/]+')}/?$`, 'i'),
-  }));
-  return (method, path) => {
-    const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
-    return compiled.find((c) => wanted.includes(c.method) && c.pattern.test(path))?.route;
-  };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

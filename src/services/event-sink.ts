@@ -78,6 +78,7 @@ export function storeFirstEventSink(events: EventStore, bus: MessageBus, topics:
     await events.insert(batch);
     await bus.produce(topics.events, encodeEventMessages(batch, { [ALREADY_STORED_HEADER]: '1' }));
   };
-  const batcher = new ProduceBatcher<StoredEvent>(send, { maxWeight: MAX_EVENTS_PER_INSERT, weight: () => 1 });
+  // A failed shared INSERT is retried per request, so that one request's events cannot fail the others'.
+  const batcher = new ProduceBatcher<StoredEvent>(send, { maxWeight: MAX_EVENTS_PER_INSERT, weight: () => 1, isolateFailures: true });
   return { publish: (batch) => batcher.add(batch), close: () => batcher.stop() };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventLevel, MetadataValue, StoredEvent } from '../adapters/event-store/event-store.js';
 import type { StateStore } from '../adapters/state/state-store.js';
+import type { Config } from '../config.js';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
 import { validateAgainstSchema } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
@@ -59,7 +60,16 @@ interface IdempotencyRecord {
  * the events are durable.
  */
 export class IngestService {
-  constructor(private readonly deps: { config: IngestConfigCache; state: StateStore; sink: EventSink; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      config: IngestConfigCache;
+      state: StateStore;
+      sink: EventSink;
+      logger: Logger;
+      /** `idempotencyKeysPerApp`: records kept per app, so a client inventing a key per request cannot grow them without bound. */
+      settings: Pick<Config, 'idempotencyKeysPerApp'>;
+    },
+  ) {}
 
   async ingest(request: IngestRequest): Promise<{ response: IngestResponse; replayed: boolean }> {
     if (request.idempotency === undefined) return { response: await this.#accept(request), replayed: false };
@@ -110,13 +120,17 @@ export class IngestService {
   /**
    * The first request with a key claims it atomically (set-if-absent), so two concurrent repeats
    * cannot both publish. A failed attempt releases the key, so the client's retry is processed.
+   * Each app keeps its newest `settings.idempotencyKeysPerApp` records: past that, the oldest are forgotten
+   * first (a repeat of one of those is then accepted again), which is the price of a bound.
    */
   async #idempotent(request: IngestRequest, idempotency: { key: string; bodyDigest: string }): Promise<{ response: IngestResponse; replayed: boolean }> {
-    const key = `idem:${request.appId}:${createHash('sha256').update(idempotency.key).digest('base64url')}`;
+    const scope = `idem:${request.appId}`;
+    const key = `${scope}:${createHash('sha256').update(idempotency.key).digest('base64url')}`;
     const claim: IdempotencyRecord = { h: idempotency.bodyDigest };
+    const bound = { scope, max: this.deps.settings.idempotencyKeysPerApp, windowMs: IDEMPOTENCY_TTL_MS };
     let claimed: boolean;
     try {
-      claimed = await this.deps.state.setIfAbsent(key, JSON.stringify(claim), IDEMPOTENCY_CLAIM_TTL_MS);
+      claimed = await this.deps.state.setIfAbsentBounded(key, JSON.stringify(claim), IDEMPOTENCY_CLAIM_TTL_MS, bound);
     } catch (err) {
       throw new DomainError('unavailable', 'Idempotency records are unavailable right now; retry shortly', { retryAfterSeconds: 2, cause: err });
     }

@@ -1,4 +1,4 @@
-import { withDeadline } from '../shared/deadline.js';
+import { DeadlineExceeded, withDeadline } from '../shared/deadline.js';
 
 /**
  * Readiness: every dependency of this process's role answers. Each check is a named ping; they run in
@@ -12,27 +12,36 @@ export interface DependencyCheck {
   readonly observe?: (up: boolean) => void;
 }
 
+/**
+ * The public verdict of a failed check. The probe answers anyone who can reach the port, and a
+ * driver's error text can name hosts, users, file paths or a connection URL, so it goes to the log
+ * (`causes`) and the answer says only which way the check failed.
+ */
+export type CheckFailure = 'unreachable' | `no answer within ${number} ms`;
+
 export interface ReadinessReport {
   readonly ready: boolean;
   readonly failing: string[];
-  readonly checks: Record<string, { ok: true } | { ok: false; error: string }>;
+  readonly checks: Record<string, { ok: true } | { ok: false; error: CheckFailure }>;
+  /** The error of each failed check, for the log only. */
+  readonly causes: Record<string, unknown>;
 }
 
 export async function checkReadiness(checks: readonly DependencyCheck[], timeoutMs: number): Promise<ReadinessReport> {
-  type Result = ReadinessReport['checks'][string];
+  const causes: Record<string, unknown> = {};
   const results = await Promise.all(
-    checks.map(async (check): Promise<[string, Result]> => {
+    checks.map(async (check): Promise<[string, ReadinessReport['checks'][string]]> => {
       try {
         await withDeadline(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
         check.observe?.(true);
         return [check.name, { ok: true }];
       } catch (err) {
         check.observe?.(false);
-        const error = err instanceof Error ? err.message : String(err);
-        return [check.name, { ok: false, error }];
+        causes[check.name] = err;
+        return [check.name, { ok: false, error: err instanceof DeadlineExceeded ? `no answer within ${timeoutMs} ms` : 'unreachable' }];
       }
     }),
   );
   const failing = results.filter(([, r]) => !r.ok).map(([name]) => name);
-  return { ready: failing.length === 0, failing, checks: Object.fromEntries(results) };
+  return { ready: failing.length === 0, failing, checks: Object.fromEntries(results), causes };
 }

@@ -4,11 +4,15 @@
  * in bounded time. The work itself is not cancelled; a late failure of it is swallowed, since nobody
  * waits for it any more and it must not surface as an unhandled rejection.
  */
+export class DeadlineExceeded extends Error {
+  override readonly name = 'DeadlineExceeded';
+}
+
 export async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   work.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer = setTimeout(() => reject(new DeadlineExceeded(message)), ms);
   });
   try {
     return await Promise.race([work, deadline]);

@@ -142,6 +142,35 @@ for (const implementation of implementations) {
       expect(await a.get('trigger-count')).toBe('2');
     });
 
+    it('keeps at most max keys per bounded scope, deleting the oldest first, and lets one of concurrent claims win', async () => {
+      const bound = { scope: 'bounded', max: 10, windowMs: 60_000 };
+      for (let i = 0; i < 15; i++) expect(await (i % 2 === 0 ? a : b).setIfAbsentBounded(`bounded:${i}`, `v${i}`, 10_000, bound)).toBe(true);
+      const values = await a.getMany(Array.from({ length: 15 }, (_, i) => `bounded:${i}`));
+      expect(values).toEqual([...Array<null>(5).fill(null), ...Array.from({ length: 10 }, (_, i) => `v${i + 5}`)]);
+      // Another scope has its own bound; a key set outside any scope is never evicted by one.
+      await a.set('k', 'plain', 10_000);
+      expect(await b.setIfAbsentBounded('other:0', 'x', 10_000, { ...bound, scope: 'other' })).toBe(true);
+      expect(await b.setIfAbsentBounded('bounded:15', 'v15', 10_000, bound)).toBe(true);
+      expect(await a.getMany(['bounded:5', 'bounded:6', 'other:0', 'k'])).toEqual([null, 'v6', 'x', 'plain']);
+      // An existing key is not set again, and does not count twice.
+      expect(await a.setIfAbsentBounded('bounded:15', 'again', 10_000, bound)).toBe(false);
+      expect(await a.get('bounded:6')).toBe('v6');
+      const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).setIfAbsentBounded('bounded:race', `owner-${i}`, 10_000, bound)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await b.get('bounded:race')).toBe(`owner-${claims.indexOf(true)}`);
+    });
+
+    it('lets keys set before the window leave the bounded scope without deleting them', async () => {
+      const bound = { scope: 'windowed', max: 2, windowMs: 150 };
+      const first = Date.now();
+      expect(await a.setIfAbsentBounded('windowed:0', 'old', 10_000, bound)).toBe(true);
+      // The window is a span of time: nothing to wait for but the clock.
+      await vi.waitFor(() => expect(Date.now() - first).toBeGreaterThan(300), { timeout: 3000, interval: 25 });
+      for (const i of [1, 2]) expect(await b.setIfAbsentBounded(`windowed:${i}`, `new${i}`, 10_000, bound)).toBe(true);
+      // Counted, windowed:0 would have been the oldest of three and deleted; past the window it does not count.
+      expect(await a.getMany(['windowed:0', 'windowed:1', 'windowed:2'])).toEqual(['old', 'new1', 'new2']);
+    });
+
     it('expires keys after their time to live', async () => {
       await a.set('short', 'v', 150);
       const claimed = await a.setIfAbsent('cooldown', 'first', 150);

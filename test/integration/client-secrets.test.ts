@@ -12,7 +12,8 @@ describe.each(MODES)('client secrets (%s mode)', (mode) => {
   const seenSecrets: string[] = [];
 
   beforeAll(async () => {
-    api = await startApi(mode);
+    // The write-only test creates a webhook destination; loopback stands in for a receiver.
+    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
     openapi = await openApiCheck(api);
   });
   afterAll(async () => {
@@ -91,7 +92,42 @@ describe.each(MODES)('client secrets (%s mode)', (mode) => {
       expectErrorBody(await createSecret(writeOnly, { label: 'escalate' }), { status: 403, path, message: INSUFFICIENT_SCOPE });
       const allowed = await createSecret(writeOnly, { label: 'same scopes', scopes: ['write'] });
       expect(allowed.status).toBe(201);
-      expect(allowed.body.secret.scopes).toEqual(['write']);
+      // Write-only itself, so it can create but not list.
+      const created = allowed.body.clientSecret as string;
+      expect((await api.request('POST', '/v1/apps', { headers: bearer(created), body: { name: 'Made' } })).status).toBe(201);
+      expectErrorBody(await list(created), { status: 403, path, message: INSUFFICIENT_SCOPE });
+    });
+
+    it('answers a write-only secret with what its writes made (ids, credentials shown once), never the objects', async () => {
+      const writer = bearer((await account(['write'])).secret);
+      const write = async (method: string, path: string, status: number, body?: unknown) => {
+        const res = await api.request(method, path, { headers: writer, ...(body === undefined ? {} : { body }) });
+        expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
+        return res.body as Record<string, any>;
+      };
+      const id = expect.stringMatching(/^[0-9a-f-]{36}$/);
+
+      const created = await write('POST', '/v1/apps', 201, { name: 'Write only' });
+      expect(created).toEqual({ app: { id }, apiKey: expect.stringMatching(/^svc_live_/) });
+      const app = `/v1/apps/${created.app.id}`;
+      // A change of nothing would otherwise be a free read of the whole object.
+      expect(await write('PATCH', app, 200, {})).toEqual({ id: created.app.id });
+      expect(await write('POST', `${app}/keys/rotate`, 200)).toEqual({ app: { id: created.app.id }, apiKey: expect.stringMatching(/^svc_live_/) });
+      const schema = await write('POST', `${app}/schemas`, 201, { eventName: 'order.created', fields: [{ name: 'amount', type: 'number', required: true }] });
+      expect(schema).toEqual({ id });
+      expect(await write('PATCH', `${app}/schemas/${schema.id}`, 200, {})).toEqual({ id: schema.id });
+      expect(await write('PUT', `${app}/default-metadata`, 200, { region: 'eu' })).toEqual({ region: 'eu' });
+      const hook = await write('POST', `${app}/destinations`, 201, { type: 'webhook', label: 'Hook', url: 'https://127.0.0.1:9/in/abc' });
+      expect(hook).toEqual({ id, signingSecret: expect.stringMatching(/^whsec_/) });
+      expect(await write('PATCH', `${app}/destinations/${hook.id}`, 200, {})).toEqual({ id: hook.id });
+      const rule = await write('POST', `${app}/notification-rules`, 201, { name: 'Big', eventName: 'order.created', actions: [{ destinationId: hook.id }] });
+      expect(rule).toEqual({ id });
+      expect(await write('PATCH', `${app}/notification-rules/${rule.id}`, 200, {})).toEqual({ id: rule.id });
+      expect(await write('POST', `${app}/events/test`, 202, { event: 'order.created', data: { amount: 1 } })).toEqual({ accepted: 1, events: [{ id }] });
+      expect(await write('POST', '/v1/client-secrets', 201, { label: 'another', scopes: ['write'] })).toEqual({ clientSecret: expect.stringMatching(/^svc_cs_/), secret: { id } });
+      for (const read of [app, `${app}/schemas`, `${app}/notification-rules`, `${app}/events`, `${app}/default-metadata`]) {
+        expectErrorBody(await api.request('GET', read, { headers: writer }), { status: 403, path: read, message: INSUFFICIENT_SCOPE });
+      }
     });
 
     it.each([

@@ -6,6 +6,7 @@ import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, type AppSession } from '../helpers/app-session.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
 import { startHttpReceiver, startSmtpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/service-process.js';
 
 const LIST = '/v1/apps/{appId}/destinations';
 const ONE = '/v1/apps/{appId}/destinations/{destinationId}';
@@ -82,6 +83,11 @@ describe.each(MODES)('destination test delivery (%s)', (mode) => {
     seen.push(JSON.stringify(res.body));
     expectError(res, 502, /^Test delivery failed: .*500/);
     expect(record(await s.ok('GET', `${base()}/${created.id}`, ONE, 200))).toMatchObject({ verified: false, verifiedAt: null });
+    // The customer's receiver failed, not this service: the request's line is no error (level 50).
+    const requestId = res.headers.get('x-request-id');
+    const lineOf = () => api.logLines().map((line) => JSON.parse(line) as { requestId?: string; msg: string; level: number; status?: number }).find((line) => line.requestId === requestId && line.status === 502);
+    await waitFor(() => Promise.resolve(lineOf() !== undefined), 5_000, 'the request log line');
+    expect(lineOf()).toMatchObject({ level: 30, msg: 'request completed' });
   });
 
   it('a verified destination is unverified again after its url changes, until tested again', async () => {

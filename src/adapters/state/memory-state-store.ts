@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
+import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
 
 /**
  * Embedded mode's state: one process, so a Map is the whole truth and every operation is atomic by
@@ -31,6 +31,8 @@ const INTEGER = /^-?\d+$/;
 
 export class MemoryStateStore implements StateStore {
   readonly #entries = new Map<string, Entry>();
+  /** Per bounded scope: its keys and when each was set, oldest first (a Map keeps insertion order). */
+  readonly #scopes = new Map<string, Map<string, number>>();
   readonly #channels = new EventEmitter();
   readonly #sweep: NodeJS.Timeout;
   readonly #onHandlerError: (error: unknown, channel: string) => void;
@@ -93,6 +95,27 @@ export class MemoryStateStore implements StateStore {
     });
   }
 
+  setIfAbsentBounded(key: string, value: string, ttlMs: number, bound: KeyBound): Promise<boolean> {
+    return this.#run(() => {
+      if (this.#live(key)) return false;
+      this.#entries.set(key, { value, expiresAt: expiry(ttlMs) });
+      const now = Date.now();
+      let keys = this.#scopes.get(bound.scope);
+      if (!keys) this.#scopes.set(bound.scope, (keys = new Map<string, number>()));
+      keys.delete(key);
+      keys.set(key, now);
+      // Oldest first: those past the window leave the scope (their own TTL governs them), then as many
+      // as the scope holds beyond its bound are deleted.
+      for (const [old, setAt] of keys) {
+        const expired = setAt <= now - bound.windowMs;
+        if (!expired && keys.size <= bound.max) break;
+        keys.delete(old);
+        if (!expired) this.#entries.delete(old);
+      }
+      return true;
+    });
+  }
+
   delete(key: string): Promise<void> {
     return this.#run(() => {
       this.#entries.delete(key);
@@ -142,6 +165,7 @@ export class MemoryStateStore implements StateStore {
     clearInterval(this.#sweep);
     this.#channels.removeAllListeners();
     this.#entries.clear();
+    this.#scopes.clear();
     return Promise.resolve();
   }
 
@@ -169,6 +193,11 @@ export class MemoryStateStore implements StateStore {
     const now = Date.now();
     for (const [key, entry] of this.#entries) {
       if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.#entries.delete(key);
+    }
+    // A scope's keys that no longer exist go too, so that a scope nobody writes any more is dropped.
+    for (const [scope, keys] of this.#scopes) {
+      for (const key of keys.keys()) if (!this.#entries.has(key)) keys.delete(key);
+      if (keys.size === 0) this.#scopes.delete(scope);
     }
   }
 }

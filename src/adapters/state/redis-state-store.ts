@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
-import type { MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
+import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
 
 /**
  * StateStore.recordTrigger as one script, which Redis runs atomically. KEYS: once, cooldown (or an
@@ -16,6 +16,27 @@ if cooldown > 0 then redis.call('SET', KEYS[2], '1', 'PX', cooldown) end
 redis.call('INCR', KEYS[3])
 redis.call('SET', KEYS[4], ARGV[3])
 return 'fired'`;
+
+/**
+ * StateStore.setIfAbsentBounded as one script. The scope is a sorted set of its keys scored by the
+ * server's clock when each was set (one clock for every process). KEYS: the key, the scope;
+ * ARGV: value, TTL, max, window.
+ */
+const SET_IF_ABSENT_BOUNDED_LUA = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+redis.call('ZADD', KEYS[2], now, KEYS[1])
+local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+if excess > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, excess - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, excess - 1)
+  redis.call('DEL', unpack(oldest))
+end
+redis.call('PEXPIRE', KEYS[2], window)
+return 1`;
 
 /**
  * Distributed mode's state, shared by every process through Redis.
@@ -131,6 +152,12 @@ export class RedisStateStore implements StateStore {
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     // One command, so the check and the write are atomic on the server: exactly one caller wins.
     return (await this.#command((client) => client.set(this.#key(key), value, 'PX', ttlMs, 'NX'))) === 'OK';
+  }
+
+  async setIfAbsentBounded(key: string, value: string, ttlMs: number, bound: KeyBound): Promise<boolean> {
+    const keys = [this.#key(key), this.#key(`${bound.scope}:keys`)];
+    const set = await this.#command((client) => client.eval(SET_IF_ABSENT_BOUNDED_LUA, 2, ...keys, value, ttlMs, bound.max, bound.windowMs));
+    return set === 1;
   }
 
   async delete(key: string): Promise<void> {

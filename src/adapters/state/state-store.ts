@@ -30,6 +30,16 @@ export interface TriggerRecord {
  */
 export type TriggerOutcome = 'fired' | 'again' | 'cooldown';
 
+/** Keys that count toward one bound (one app's idempotency records); see `StateStore.setIfAbsentBounded`. */
+export interface KeyBound {
+  /** Names the set of keys, e.g. `idem:<appId>`. */
+  readonly scope: string;
+  /** Most keys the scope keeps. */
+  readonly max: number;
+  /** A key set longer ago than this no longer counts (nor is it kept by the scope). */
+  readonly windowMs: number;
+}
+
 export interface StateStore {
   /** Atomically adds `by` (default 1) to an integer counter (missing = 0) and returns the new value. */
   increment(key: string, by?: number): Promise<number>;
@@ -40,6 +50,13 @@ export interface StateStore {
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /** Atomically sets the value only when the key is absent; true when this call set it. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * setIfAbsent for keys that a client can create at will: when this call sets the key, it also joins
+   * the scope of `bound`, and if the scope then holds more than `bound.max` keys set within the last
+   * `bound.windowMs`, the oldest of them are deleted. Atomic like setIfAbsent. A key later rewritten
+   * with `set` keeps its place in the scope.
+   */
+  setIfAbsentBounded(key: string, value: string, ttlMs: number, bound: KeyBound): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
    * A rule trigger, atomically: unless `onceKey` exists (→ `again`) or `cooldownKey` exists

@@ -514,7 +514,7 @@ export interface components {
             /** @description Event name */
             readonly event: string;
             /**
-             * @description Event payload
+             * @description Event payload: any JSON object, nested at most 32 levels deep
              * @default {}
              */
             readonly data: {
@@ -790,7 +790,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Secret created */
+            /** @description Secret created. A client secret without the `read` scope gets only `clientSecret`, `secret.id` */
             readonly 201: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1029,7 +1029,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The app and its full API key, shown this once */
+            /** @description The app and its full API key, shown this once. A client secret without the `read` scope gets only `app.id`, `apiKey` */
             readonly 201: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1276,7 +1276,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The updated app */
+            /** @description The updated app. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1371,7 +1371,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The app and its new full API key */
+            /** @description The app and its new full API key. A client secret without the `read` scope gets only `app.id`, `apiKey` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1457,7 +1457,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The app and its new full API key */
+            /** @description The app and its new full API key. A client secret without the `read` scope gets only `app.id`, `apiKey` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1636,7 +1636,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Schema created */
+            /** @description Schema created. A client secret without the `read` scope gets only `id` */
             readonly 201: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1900,7 +1900,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The updated event schema */
+            /** @description The updated event schema. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -2076,7 +2076,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The stored default metadata */
+            /** @description The stored default metadata. A client secret without the `read` scope gets only `` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -2253,7 +2253,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Accepted and durable */
+            /** @description Accepted and durable. A client secret without the `read` scope gets only `accepted`, `events` */
             readonly 202: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -2539,7 +2539,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Created; a webhook destination carries its signing secret this once */
+            /** @description Created; a webhook destination carries its signing secret this once. A client secret without the `read` scope gets only `id`, `signingSecret` */
             readonly 201: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -2818,7 +2818,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The updated destination */
+            /** @description The updated destination. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -2915,7 +2915,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description Delivered; the destination, now verified */
+            /** @description Delivered; the destination, now verified. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -3119,7 +3119,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The created rule */
+            /** @description The created rule. A client secret without the `read` scope gets only `id` */
             readonly 201: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -3393,7 +3393,7 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description The updated rule */
+            /** @description The updated rule. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SLUG_PATTERN, isValidSlug } from '../../domain/slug.js';
 import { createApp, deleteApp, getApp, listApps, rotateApiKey, updateApp } from '../../services/apps.service.js';
-import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
+import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
 import type { ApiDeps } from './v1.js';
@@ -45,6 +45,9 @@ const updateBody = z.strictObject({
   slug: slugSchema.optional().describe('New slug; the old one stops resolving at once'),
 });
 
+/** What a write-only secret gets of a created or rotated app: the id and the key it made. */
+const appWithKeyView = z.object({ app: idOnlyView, apiKey: z.string() });
+
 /** Apps (interface spec 4.1, contract section 3). */
 export function appRoutes(deps: ApiDeps): AnyRoute[] {
   const rotate = (path: string, operationId: string, summary: string): AnyRoute =>
@@ -58,6 +61,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: appParams,
       responses: { 200: { description: 'The app and its new full API key', schema: appWithKeySchema } },
+      writeOnlyView: appWithKeyView,
       handler: async ({ params, principal }) => ({ status: 200, body: await rotateApiKey(deps, principal.accountId, params.appId) }),
     });
 
@@ -71,6 +75,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       body: createBody,
       responses: { 201: { description: 'The app and its full API key, shown this once', schema: appWithKeySchema } },
+      writeOnlyView: appWithKeyView,
       handler: async ({ body, principal }) => ({ status: 201, body: await createApp(deps, principal.accountId, body) }),
     }),
     defineRoute({
@@ -106,6 +111,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: updateBody,
       responses: { 200: { description: 'The updated app', schema: appSchema } },
+      writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({ status: 200, body: await updateApp(deps, principal.accountId, params.appId, body) }),
     }),
     defineRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
+import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import {
   CLIENT_SECRET_SCOPES,
   clientSecretLabel,
@@ -53,6 +53,7 @@ export function clientSecretRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       body: createBody,
       responses: { 201: { description: 'Secret created', schema: createdSchema } },
+      writeOnlyView: z.object({ clientSecret: z.string(), secret: idOnlyView }),
       async handler({ body, principal }) {
         const created = await createClientSecret(deps.metadata, {
           accountId: principal.accountId,

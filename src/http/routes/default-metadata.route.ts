@@ -52,6 +52,8 @@ export function defaultMetadataRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: defaultMetadataSchema,
       responses: { 200: { description: 'The stored default metadata', schema: defaultMetadataSchema } },
+      // The stored object is the one the request sent, nothing more.
+      writeOnlyView: defaultMetadataSchema,
       handler: async ({ params, body, principal }) => ({ status: 200, body: await replaceDefaultMetadata(deps, principal.accountId, params.appId, body) }),
     }),
   ];

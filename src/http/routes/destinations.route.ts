@@ -8,7 +8,7 @@ import {
   testDestination,
   updateDestination,
 } from '../../services/destinations.service.js';
-import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
+import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
 import type { ApiDeps } from './v1.js';
@@ -91,6 +91,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: createBody,
       responses: { 201: { description: 'Created; a webhook destination carries its signing secret this once', schema: createdDestinationSchema } },
+      writeOnlyView: idOnlyView.extend({ signingSecret: z.string().optional() }),
       handler: async ({ params, body, principal }) => ({ status: 201, body: await createDestination(deps, principal.accountId, params.appId, body) }),
     }),
     defineRoute({
@@ -127,6 +128,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       params: destinationParams,
       body: updateBody,
       responses: { 200: { description: 'The updated destination', schema: destinationSchema } },
+      writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({
         status: 200,
         body: await updateDestination(deps, principal.accountId, params.appId, params.destinationId, body),
@@ -158,6 +160,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: destinationParams,
       responses: { 200: { description: 'Delivered; the destination, now verified', schema: destinationSchema } },
+      writeOnlyView: idOnlyView,
       errors: [502],
       handler: async ({ params, principal }) => ({ status: 200, body: await testDestination(deps, principal.accountId, params.appId, params.destinationId) }),
     }),

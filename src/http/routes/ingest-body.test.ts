@@ -20,6 +20,9 @@ const BASE = {
   metadata: { source: 'sdk', region: 'eu-west-1', retries: 2, beta: true },
 };
 
+/** An object nested `levels` deep, counting itself: nested(1) is `{}`, nested(2) is `{ k: {} }`. */
+const nested = (levels: number): unknown => (levels <= 1 ? {} : { k: nested(levels - 1) });
+
 const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
 const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString();
 
@@ -35,6 +38,8 @@ const WELL_FORMED: unknown[] = [
   json({ event: 'e', customer_id: 'é ü 中文 🎉' }),
   json({ event: 'e', metadata: { text: 'v'.repeat(1000), zero: 0, negative: -1.5, no: false } }),
   json({ event: 'e', metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])) }),
+  json({ event: 'e', data: nested(32) }),
+  json({ event: 'e', data: { list: [[[[['deep', 1]]]]] } }),
   json([BASE]),
   json(Array.from({ length: 100 }, (_, i) => ({ ...BASE, data: { i } }))),
 ];
@@ -70,6 +75,8 @@ const VALUES: unknown[] = [
   { k: [] },
   { k: 'v'.repeat(1001) },
   Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])),
+  nested(33),
+  { k: [nested(32)] },
 ];
 
 /** Every field of the base event set to every value, or removed; one extra field; `__proto__` keys. */

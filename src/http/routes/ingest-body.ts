@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
+import { MAX_EVENT_DATA_DEPTH, jsonValueProblem } from '../../domain/json-limits.js';
 import { isJsonObject } from '../../domain/json-object.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 
@@ -21,7 +22,14 @@ export const ingestEventSchema = z
     event: z.string({ error: 'must be a string' }).regex(EVENT_NAME_PATTERN, 'must be 1 to 200 characters of A-Z a-z 0-9 . _ : -').describe('Event name'),
     // Any JSON object. A loose object rather than a record of unknowns: the same values pass (JSON keys
     // are strings), without a parse step per key.
-    data: z.looseObject({}, { error: 'must be an object' }).default({}).describe('Event payload'),
+    data: z
+      .looseObject({}, { error: 'must be an object' })
+      .superRefine((data, ctx) => {
+        const problem = jsonValueProblem(data, MAX_EVENT_DATA_DEPTH);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem.message, path: [...problem.path] });
+      })
+      .default({})
+      .describe(`Event payload: any JSON object, nested at most ${MAX_EVENT_DATA_DEPTH} levels deep`),
     level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).default('info'),
     customer_id: z
       .string({ error: 'must be a string' })
@@ -82,7 +90,7 @@ function wellFormedEvent(raw: unknown): IngestEvent | undefined {
   for (const key in raw) if (!EVENT_FIELDS.has(key)) return undefined;
   const { event, data, level, customer_id: customerId, timestamp, metadata } = raw;
   if (typeof event !== 'string' || !EVENT_NAME_PATTERN.test(event)) return undefined;
-  if (data !== undefined && !isPlainJsonObject(data)) return undefined;
+  if (data !== undefined && (!isPlainJsonObject(data) || jsonValueProblem(data, MAX_EVENT_DATA_DEPTH))) return undefined;
   if (level !== undefined && (typeof level !== 'string' || !LEVELS.has(level))) return undefined;
   if (customerId !== undefined && !isCustomerId(customerId)) return undefined;
   // The date-time rule is zod's own, taken whole: a written-out copy of its pattern could drift from it.

@@ -66,7 +66,13 @@ function accepted({ response, replayed }: { response: IngestResponse; replayed: 
 }
 
 export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
-  const service = new IngestService({ config: deps.ingestConfig, state: deps.state, sink: deps.sink, logger: deps.logger });
+  const service = new IngestService({
+    config: deps.ingestConfig,
+    state: deps.state,
+    sink: deps.sink,
+    logger: deps.logger,
+    settings: deps.config,
+  });
   /**
    * The service's only `validation_failed` is a violation of the app's registered schemas (the form
    * of the body was checked before it ran): the metrics count those events as `schema`, not `validation`.
@@ -110,6 +116,8 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: ingestEventSchema,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
+      // The ids of the events it made, nothing read.
+      writeOnlyView: ingestResponseSchema,
       ingest: true,
       handler: async ({ params, body, principal, headers, rawBody, notes }) => {
         const app = await requireApp(deps.metadata.em(), principal.accountId, params.appId);

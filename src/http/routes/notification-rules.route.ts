@@ -10,7 +10,7 @@ import {
   listNotificationRules,
   updateNotificationRule,
 } from '../../services/notification-rules.service.js';
-import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
+import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
 import type { ApiDeps } from './v1.js';
@@ -130,6 +130,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: createBody,
       responses: { 201: { description: 'The created rule', schema: notificationRuleSchema } },
+      writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({ status: 201, body: await createNotificationRule(deps, principal.accountId, params.appId, body) }),
     }),
     defineRoute({
@@ -165,6 +166,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       params: ruleParams,
       body: updateBody,
       responses: { 200: { description: 'The updated rule', schema: notificationRuleSchema } },
+      writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({
         status: 200,
         body: await updateNotificationRule(deps, principal.accountId, params.appId, params.ruleId, body),

@@ -12,7 +12,7 @@ import {
 } from '../../domain/event-schema.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from '../../domain/text.js';
 import { createEventSchema, deleteEventSchema, getEventSchemaByName, listEventSchemas, updateEventSchema } from '../../services/event-schemas.service.js';
-import { defineRoute, paginationQuery, type AnyRoute } from '../route.js';
+import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import type { ApiDeps } from './v1.js';
 
@@ -142,6 +142,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       body: createBody,
       responses: { 201: { description: 'Schema created', schema: eventSchemaSchema } },
+      writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({ status: 201, body: await createEventSchema(deps, principal.accountId, params.appId, body) }),
     }),
     defineRoute({
@@ -166,6 +167,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       params: schemaParams,
       body: updateBody,
       responses: { 200: { description: 'The updated event schema', schema: eventSchemaSchema } },
+      writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({ status: 200, body: await updateEventSchema(deps, principal.accountId, params.appId, params.schemaId, body) }),
     }),
     defineRoute({

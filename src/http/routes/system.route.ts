@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
+import type { Logger } from '../../observability/logger.js';
 import { checkReadiness, type DependencyCheck } from '../../services/readiness.js';
 import { errorBody } from '../error-response.js';
 
@@ -7,7 +8,7 @@ import { errorBody } from '../error-response.js';
 const READINESS_TIMEOUT_MS = 2_500;
 
 /** Liveness, readiness and metrics: served by every role, outside `/v1` and its auth. */
-export function systemRouter(deps: { checks: readonly DependencyCheck[]; metrics: Registry }): Router {
+export function systemRouter(deps: { checks: readonly DependencyCheck[]; metrics: Registry; logger: Logger }): Router {
   const router = Router();
 
   router.get('/healthz', (_req, res) => {
@@ -20,7 +21,9 @@ export function systemRouter(deps: { checks: readonly DependencyCheck[]; metrics
       res.json({ status: 'ready', checks: report.checks });
       return;
     }
-    // The standard error body, plus which dependency failed and why, for the operator at 3 a.m.
+    // The standard error body, plus which dependency failed and how; the cause is in the log.
+    const causes = Object.fromEntries(Object.entries(report.causes).map(([name, err]) => [name, err instanceof Error ? err.message : String(err)]));
+    deps.logger.warn({ failing: report.failing, causes }, 'not ready');
     const message = `Not ready: ${report.failing.join(', ')} unavailable`;
     res.status(503).json({ ...errorBody(503, message, req.path), status: 'unavailable', failing: report.failing, checks: report.checks });
   });
