@@ -199,7 +199,7 @@ function describeLoad(loads: ReadonlyArray<{ shape: RequestShape; connections: n
 const fmt = (n: number | null): string => (n === null ? 'n/a' : String(Math.round(n)));
 
 /** Ingests one request with the app's key; resolves with the ids of the accepted events. */
-async function ingest(target: Target, body: unknown): Promise<string[]> {
+export async function ingest(target: Target, body: unknown): Promise<string[]> {
   const res = await fetch(`${target.url}/v1/ingest`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': target.apiKey },
@@ -210,12 +210,12 @@ async function ingest(target: Target, body: unknown): Promise<string[]> {
   return answer.events.map((e) => e.id);
 }
 
-interface ManagementApi {
+export interface ManagementApi {
   /** POST /v1/apps/{appId}/{path} with the client secret; resolves with the created resource. */
   post<T>(path: string, body: unknown): Promise<T>;
 }
 
-function managementApi(url: string, clientSecret: string, appId: string): ManagementApi {
+export function managementApi(url: string, clientSecret: string, appId: string): ManagementApi {
   return {
     async post<T>(path: string, body: unknown): Promise<T> {
       const res = await fetch(`${url}/v1/apps/${appId}/${path}`, {

@@ -25,6 +25,8 @@ export interface LoadOptions {
    * for when every accepted event must be accounted for.
    */
   readonly requests?: number;
+  /** The request body, `shape`'s events (`eventsPerRequest(shape)` of them); requestBody(shape) when absent. */
+  readonly body?: string;
 }
 
 export interface LoadOutcome {
@@ -48,7 +50,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     url: `${options.url}/v1/ingest`,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': options.apiKey },
-    body: requestBody(options.shape),
+    body: options.body ?? requestBody(options.shape),
     connections: options.connections,
     duration: options.durationSeconds,
     timeout: REQUEST_TIMEOUT_SECONDS,

@@ -23,6 +23,8 @@ export interface Target {
   readonly reader: { readonly clientSecret: string; readonly appId: string } | null;
   /** Processes of the target by role, for CPU accounting: { api: [pid] }, { service: [pid] }, ... */
   readonly pids: Readonly<Record<string, number>>;
+  /** Base URL of each process by role (the roles of `pids`): where a service process serves /metrics. */
+  readonly urls: Readonly<Record<string, string>>;
   /** Distributed mode: events in ClickHouse so far. Null where a 202 already means readable. */
   readonly storedEvents: (() => Promise<number>) | null;
   /** Distributed mode: the Kafka topic the edge produces to. */
@@ -70,6 +72,7 @@ export async function startBareServer(): Promise<Target> {
     apiKey: 'bare-server-takes-any-key',
     reader: null,
     pids: { 'bare node:http': child.pid! },
+    urls: { 'bare node:http': url },
     storedEvents: null,
     kafka: null,
     clickhouseUrl: null,
@@ -120,6 +123,7 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
       apiKey: app.apiKey,
       reader: { clientSecret: secret, appId: app.appId },
       pids: { service: service.child.pid! },
+      urls: { service: service.url },
       storedEvents: null,
       kafka: null,
       clickhouseUrl: null,
@@ -175,6 +179,7 @@ export async function startDistributed(stack: StackAddresses, layout: 'split' | 
       apiKey: app.apiKey,
       reader: { clientSecret: secret, appId: app.appId },
       pids: Object.fromEntries(processes.map(({ role, service }) => [role, service.child.pid!])),
+      urls: Object.fromEntries(processes.map(({ role, service }) => [role, service.url])),
       storedEvents: () => countStoredEvents(stack.clickhouseUrl, resources.clickhouseDatabase),
       kafka: { brokers: stack.kafkaBrokers, eventsTopic: topicsFor(resources.topicPrefix).events },
       clickhouseUrl: stack.clickhouseUrl,
