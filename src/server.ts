@@ -42,6 +42,12 @@ export async function startServer(container: Container): Promise<RunningServer> 
     res.once('close', () => unanswered.delete(res));
     listener(req, res);
   });
+  // An idle kept-alive connection is closed after this. Node's 5 s is shorter than what clients and load
+  // balancers keep one for (60 s behind an AWS ALB): a client that reused a connection just as the
+  // server closed it lost its request before the service saw it. Longer than theirs, the client
+  // closes first. Shutdown closes idle connections at once whatever this says.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

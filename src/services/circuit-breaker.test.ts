@@ -48,6 +48,24 @@ describe('CircuitBreaker', () => {
     await expect(breaker.run(ok)).resolves.toBe('ok');
   });
 
+  it('says when a call would be refused, so that queued work need not wait for the probe to learn it', async () => {
+    const c = clock();
+    const breaker = new CircuitBreaker({ cooldownMs: 1000, now: c.now });
+    expect(breaker.refusing).toBe(false);
+    await expect(breaker.run(down)).rejects.toThrow();
+    expect(breaker.refusing).toBe(true);
+    expect(breaker.refusal()).toBeInstanceOf(CircuitOpenError);
+    c.advance(1001);
+    // The cooldown is over: the next call goes through as the probe.
+    expect(breaker.refusing).toBe(false);
+    let finishProbe!: () => void;
+    const probe = breaker.run(() => new Promise<string>((r) => (finishProbe = () => r('probe'))));
+    expect(breaker.refusing).toBe(true);
+    finishProbe();
+    await probe;
+    expect(breaker.refusing).toBe(false);
+  });
+
   it('opens again when the probe fails', async () => {
     const c = clock();
     const breaker = new CircuitBreaker({ cooldownMs: 1000, now: c.now });

@@ -21,10 +21,21 @@ export class CircuitBreaker {
     return this.#state;
   }
 
+  /**
+   * True while a call would be refused: open within the cooldown, or a probe out. A caller that queues
+   * its work before calling `run` (a batcher) asks first, so as not to wait behind a probe only to be refused.
+   */
+  get refusing(): boolean {
+    return this.#state === 'probing' || (this.#state === 'open' && this.#now() < this.#openUntil);
+  }
+
+  /** The error a refused call gets. */
+  refusal(): CircuitOpenError {
+    return new CircuitOpenError(this.#lastError);
+  }
+
   async run<T>(call: () => Promise<T>): Promise<T> {
-    if (this.#state === 'probing' || (this.#state === 'open' && this.#now() < this.#openUntil)) {
-      throw new CircuitOpenError(this.#lastError);
-    }
+    if (this.refusing) throw this.refusal();
     if (this.#state === 'open') this.#state = 'probing';
     try {
       const result = await call();

@@ -55,7 +55,15 @@ export function kafkaEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<K
   };
   const batcher = new ProduceBatcher<PendingEntry>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length });
   return {
-    publish: (events) => batcher.add(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) }))),
+    publish: (events) => {
+      // Refused now rather than queued behind the call in flight (a probe may take the produce
+      // timeout to fail), so that a client gets its 503 at once while Kafka is down.
+      if (breaker.refusing) {
+        metrics?.produceFailed(topics.events);
+        return Promise.reject(breaker.refusal());
+      }
+      return batcher.add(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) })));
+    },
     close: () => batcher.stop(),
   };
 }

@@ -43,7 +43,11 @@ export async function startService(env: Record<string, string>, args: string[] =
   const { child, output, stopCapturing } = spawnService(env, args);
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // A process that did not start in time is nobody's to stop later: it goes now.
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start within ${timeoutMs} ms:\n${output()}`));
+    }, timeoutMs);
     const onData = (): void => {
       const match = /"url":"(http:\/\/[^"]+)".*"msg":"event alerting service started"/.exec(output());
       if (match) {
