@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestListener } from './http/app.js';
+import { answerClientError } from './http/client-error.js';
 import { AccountRateLimit } from './http/rate-limit.js';
 import type { Container } from './container.js';
 import { v1Routes } from './http/routes/v1.js';
@@ -48,6 +49,7 @@ export async function startServer(container: Container): Promise<RunningServer> 
   // closes first. Shutdown closes idle connections at once whatever this says.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -51,19 +51,56 @@ export function writeJson(res: ServerResponse, status: number, body: unknown): v
   res.end(text);
 }
 
+/** Express decodes path parameters itself, and throws a URIError for `%` not followed by two hex digits. */
+const MALFORMED_PATH = new DomainError('validation_failed', 'The path holds a malformed percent-encoding', {
+  details: [{ path: 'path', message: 'must be valid percent-encoded UTF-8' }],
+});
+
+/**
+ * How much of a body the service reads and drops after answering before the body arrived (a 401, 413
+ * or 429 given without reading it). Closing at once instead would reset the connection under a client
+ * that is still sending, and the client would never see the answer (a "lingering close", as web
+ * servers do it). Beyond these bounds the client is not sending a request body but a stream, and the
+ * connection is cut.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/** Reads and drops what is left of a body that will not be read, within the bounds above; never decoded or kept. */
+function drainUnreadBody(res: ServerResponse): void {
+  const req = res.req;
+  if (req.complete || req.listenerCount('data') > 0) return;
+  let dropped = 0;
+  let cut = false;
+  const cutOff = (): void => {
+    if (cut) return;
+    cut = true;
+    // After the answer has gone out, so that the client has it before the connection goes.
+    if (res.writableFinished) req.socket.destroy();
+    else res.once('finish', () => req.socket.destroy());
+  };
+  const timer = setTimeout(cutOff, DRAIN_MAX_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_MAX_BYTES) cutOff();
+  });
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
 /**
  * The one answer to an error thrown while handling a request: a DomainError's status, message,
  * details and headers; anything else is a 500 that says nothing of its cause (the log does).
  */
 export function writeError(res: ServerResponse, err: unknown, path: string, logger: Logger): void {
-  // Refused before its body arrived (a 401, a 429, a 413): closing the connection spares reading the
-  // rest of it, which keeping the connection open would require.
-  if (!res.req.complete) res.setHeader('Connection', 'close');
-  if (err instanceof DomainError) {
-    if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(err.retryAfterSeconds)));
-    for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-    const status = STATUS_BY_CODE[err.code];
-    writeJson(res, status, errorBody(status, err.message, path, err.details));
+  drainUnreadBody(res);
+  const known = err instanceof URIError ? MALFORMED_PATH : err;
+  if (known instanceof DomainError) {
+    if (known.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(known.retryAfterSeconds)));
+    for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
+    const status = STATUS_BY_CODE[known.code];
+    writeJson(res, status, errorBody(status, known.message, path, known.details));
     return;
   }
   logger.error({ err, method: res.req.method, path }, 'unhandled error');

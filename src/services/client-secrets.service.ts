@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isDisplayText } from '../domain/text.js';
 import type { ClientSecret, ClientSecretScope } from '../adapters/metadata/entities/client-secret.entity.js';
 import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
 import { findAccountById, lockAccount } from '../adapters/metadata/repositories/account-repository.js';
@@ -28,7 +29,9 @@ export const clientSecretLabel = z
   .string({ error: 'must be a string' })
   .trim()
   .min(1, 'must be a non-empty string')
-  .max(200, 'must be at most 200 characters');
+  .max(200, 'must be at most 200 characters')
+  // As every other name: one line, and storable (the metadata store cannot take a NUL).
+  .refine(isDisplayText, 'must be one line of text without control characters');
 
 /** A non-empty set of scopes, stored in canonical order whatever order it was given in. */
 export const clientSecretScopes = z

@@ -87,6 +87,7 @@ describe.each(MODES)('tenant isolation under hostile load (%s)', (mode) => {
     // The hostile stream is under way before B starts.
     await waitFor(() => Promise.resolve(hostileSent >= hostile.length), 30_000, 'the hostile stream to start');
 
+    const bStarted = Date.now();
     const answers = await Promise.all(
       Array.from({ length: B_REQUESTS }, async (_, i) => {
         const res = await fetch(`${api.url}/v1/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': appB.apiKey }, body: JSON.stringify({ event: 'order.created', data: { i } }) });
@@ -97,7 +98,9 @@ describe.each(MODES)('tenant isolation under hostile load (%s)', (mode) => {
     await Promise.all(attackers);
 
     const statuses = answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
-    await annotate(`B: ${JSON.stringify(statuses)}; A sent ${hostileSent} hostile bodies`);
+    const figures = `B: ${JSON.stringify(statuses)} in ${Date.now() - bStarted} ms; A sent ${hostileSent} hostile bodies meanwhile`;
+    console.log(`tenant-isolation figures (${mode})`, figures);
+    await annotate(figures);
     expect(statuses).toEqual({ 202: B_REQUESTS });
     expect(unexpected).toEqual([]);
     const accepted = answers.map(({ body }) => body.events![0]!.id).sort();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_LEVELS, type EventPosition, type EventQuery, type StoredEvent } from './event-store.js';
 import { bindQuery, type QuotedIdentifier, type SqlParams } from './sql.js';
 import { CANONICAL_UUID } from '../../domain/uuid.js';
+import { utcMonthOf } from '../../domain/months.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 
 /**
@@ -47,13 +48,32 @@ function jsonRow(event: StoredEvent): string {
 }
 
 /**
- * One INSERT for the whole batch (one part per batch, which is what MergeTree wants), its rows in the
- * JSONEachRow format after the statement. Every engine reads the data format with its fast input
- * parser, where VALUES would go through SQL literal parsing; building the rows is also several times
- * cheaper for the worker than binding each value into SQL text (bench/NOTES.md).
+ * Current ClickHouse refuses an INSERT block that touches more than 100 partitions
+ * (`max_partitions_per_insert_block`; 18.16 has no such limit), and the events table has one per month.
+ * A batch whose timestamps span more months (a backfill, or a client sending what it likes) is split,
+ * so that no batch can fail every retry.
  */
-export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string {
-  return `INSERT INTO ${db}.events (${COLUMNS}) FORMAT JSONEachRow\n${events.map(jsonRow).join('\n')}`;
+export const MAX_PARTITIONS_PER_INSERT = 100;
+
+/**
+ * The INSERTs for a batch, its rows in the JSONEachRow format after each statement: one for the whole
+ * batch (one part per partition, which is what MergeTree wants) unless it spans more than
+ * MAX_PARTITIONS_PER_INSERT months. Every engine reads the data format with its fast input parser,
+ * where VALUES would go through SQL literal parsing; building the rows is also several times cheaper
+ * for the worker than binding each value into SQL text (bench/NOTES.md).
+ */
+export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string[] {
+  // Every month before 1970 is told apart here although the engine puts them all in its first
+  // partition: a group of months here never spans more partitions there.
+  const rows = events.map((event) => ({ month: utcMonthOf(event.timestamp), line: jsonRow(event) }));
+  const months = [...new Set(rows.map((row) => row.month))];
+  const statements: string[] = [];
+  for (let i = 0; i < months.length; i += MAX_PARTITIONS_PER_INSERT) {
+    const group = new Set(months.slice(i, i + MAX_PARTITIONS_PER_INSERT));
+    const lines = rows.filter((row) => group.has(row.month)).map((row) => row.line);
+    statements.push(`INSERT INTO ${db}.events (${COLUMNS}) FORMAT JSONEachRow\n${lines.join('\n')}`);
+  }
+  return statements;
 }
 
 /**

@@ -49,7 +49,9 @@ export class SqlEventStore implements EventStore {
 
   async insert(events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.#transport.exec(insertEventsSql(this.#db, events));
+    // One statement unless the batch spans more months than one INSERT may; a retry after a partial
+    // failure writes the first ones again, which the table's deduplication by id absorbs.
+    for (const statement of insertEventsSql(this.#db, events)) await this.#transport.exec(statement);
   }
 
   /**
