@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    // One place reads the environment (STYLE habit 1).
+    // One place reads the environment: src/config.ts.
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/config.ts'],
     rules: {
@@ -36,7 +36,7 @@ export default tseslint.config(
     },
   },
   {
-    // The domain is pure: no adapters, no I/O (STYLE habit 10).
+    // The domain is pure: no adapters, no I/O.
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['**/adapters/**', '**/http/**', '**/services/**', 'node:fs', 'node:net', 'node:http'] }],

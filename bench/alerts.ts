@@ -8,7 +8,7 @@ import type { AlertLoad, AlertsResult, AlertThroughput } from './results.js';
 import type { Target } from './targets.js';
 
 /**
- * Ingest→alert delivered (issue 5: p99 ≤ 1 s under load), against distributed mode started with
+ * Ingest→alert delivered (target: p99 ≤ 1 s under load), against distributed mode started with
  * OUTBOUND_ALLOW_PRIVATE=true so its webhook destination may be the benchmark's own receiver
  * (bench/alert-receiver.ts). Everything is set up through the public API, as a user would: a webhook
  * destination and rules on the app the load goes to.

@@ -119,7 +119,7 @@ export interface AlertThroughput {
   readonly cpu: CpuUsage;
 }
 
-/** Issue 5: ingest→alert delivered in distributed mode (api + worker), through a webhook to the benchmark. */
+/** Ingest→alert delivered in distributed mode (api + worker), through a webhook to the benchmark. */
 export interface AlertsResult {
   /** Human label of the service target, e.g. "distributed (api + worker)". */
   readonly label: string;

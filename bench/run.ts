@@ -25,7 +25,8 @@ import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackA
 import { startBareServer, startDistributed, startEmbedded, type ServiceSettings, type Target } from './targets.js';
 
 /**
- * `npm run bench`: issue 4 item 6 and issue 5. Starts the local stack, then measures in one run
+ * `npm run bench`: checks the ingest and alert performance targets (TARGETS in bench/report.ts).
+ * Starts the local stack, then measures in one run
  *   1. the bare node:http ceiling,            3. embedded mode (one process, chDB),
  *   2. kafka-producer-perf-test's ceiling,    4. distributed mode (api + worker, and one `all` process),
  * each service target with single-event and 100-event requests at rising concurrency, with the

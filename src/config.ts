@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The only module that reads the environment (STYLE habit 1). Every setting of contract section 1,
+ * The only module that reads the environment. Every setting of the service (listen address, data
+ * directory, mode and role, bootstrap secret, outbound address policy, rate limit, mail, log level),
  * plus the few an operator needs to share one Kafka or ClickHouse cluster between deployments.
  * `.env.example` documents each variable; test/unit/config.test.ts keeps the two in step.
  */

@@ -38,8 +38,9 @@ import { VersionReads } from './services/versioned-cache.js';
 import type { DependencyCheck } from './services/readiness.js';
 
 /**
- * The one wiring module (STYLE habits 2 and 3): it picks the adapter of each port for the mode, starts
- * them in order and stops them in reverse. Nothing else constructs an adapter or looks at the mode.
+ * The one wiring module (dependencies arrive as arguments; every external part has a real and an
+ * in-process adapter): it picks the adapter of each port for the mode, starts them in order and stops
+ * them in reverse. Nothing else constructs an adapter or looks at the mode.
  */
 export interface Container {
   readonly config: Config;

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     if (stopRequested) return;
     stopRequested = true;
     logger.info({ signal, starting: shutdownRunning === null }, 'shutting down');
-    // Whatever happens, the process is gone within the budget (contract: exit within 10 s).
+    // Whatever happens, the process is gone within the budget (SIGTERM must end in an exit within 10 s).
     const hardStop = setTimeout(() => {
       logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'graceful shutdown took too long; exiting');
       process.exit(1);

@@ -7,9 +7,9 @@ import { rotateApiKey } from '../services/apps.service.js';
 import { clientSecretLabel, clientSecretScopes, createClientSecret, revokeClientSecretById } from '../services/client-secrets.service.js';
 
 /**
- * The operator commands of `npm run cli -- <command>` (contract section 1). Each declares its options,
- * validates them with the same zod schemas as the HTTP API, and writes human-readable lines. A full
- * secret or key is written exactly once, to stdout, and never to a log.
+ * The operator commands of `npm run cli -- <command>`, for operators without the dashboard. Each
+ * declares its options, validates them with the same zod schemas as the HTTP API, and writes
+ * human-readable lines. A full secret or key is written exactly once, to stdout, and never to a log.
  */
 
 /** A command line that cannot be run as given: exit code 2, with the command's usage. */

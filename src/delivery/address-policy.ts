@@ -1,9 +1,9 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which IP addresses a delivery may connect to: the SSRF half of the outbound guard (issue 5). Pure:
- * no DNS, no sockets. src/delivery/outbound-http.ts resolves names and asks this module about every
- * address before it connects to the one it checked.
+ * Which IP addresses a delivery may connect to: the SSRF half of the outbound guard. Pure: no DNS, no
+ * sockets. src/delivery/outbound-http.ts resolves names and asks this module about every address
+ * before it connects to the one it checked.
  *
  * The IPv6 side is an allow-list (global unicast 2000::/3 and NAT64 of a public IPv4), because new
  * special-purpose ranges keep appearing and an unknown range is safer refused than reached.

@@ -1,7 +1,7 @@
 /**
- * Turns what a receiver did into a DeliveryAttemptResult: whether it worked, whether trying again
- * can help, and a short reason that is safe to store, show and log. The delivery loop decides what to
- * do with it (STYLE habit 5); nothing here retries.
+ * Turns what a receiver did into a DeliveryAttemptResult: whether it worked, whether trying again can
+ * help, and a short reason that is safe to store, show and log. The delivery loop decides what to do
+ * with it; nothing here retries.
  */
 import { OutboundError, type DeliveryAttemptResult, type OutboundResponse } from './delivery-types.js';
 

@@ -8,7 +8,7 @@ import { checkAddress, isLocalhostName, parseAddress, urlHostAddress, type Check
 import { OutboundError, type OutboundHttp, type OutboundResponse } from './delivery-types.js';
 
 /**
- * The one outbound HTTP client every delivery uses, and the SSRF guard around it (issue 5 item 2).
+ * The one outbound HTTP client every delivery uses, and the SSRF guard around it.
  *
  * It resolves the host itself, checks every address, then connects to the checked address only: the
  * socket's `lookup` hands back that address, so no second resolution can rebind the name to loopback

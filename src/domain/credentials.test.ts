@@ -10,12 +10,12 @@ import {
 } from './credentials.js';
 
 describe('credentials', () => {
-  it('generates keys and secrets of the contract form with at least 128 random bits', () => {
+  it('generates keys and secrets of the prefix + base64url form with at least 128 random bits', () => {
     const key = generateApiKey();
     const secret = generateClientSecret();
     expect(key).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
     expect(secret).toMatch(/^svc_cs_[A-Za-z0-9_-]{43}$/);
-    // 43 base64url characters carry 258 bits; far above the contract's 128.
+    // 43 base64url characters carry 258 bits; far above the required 128.
     expect((key.length - 'svc_live_'.length) * 6).toBeGreaterThanOrEqual(128);
   });
 

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * The two credentials of contract section 2. Values are `prefix + base64url(random bytes)`: 32 random
- * bytes (256 bits, well past the contract's 128) give 43 URL-safe characters. Only the SHA-256 digest
- * is ever stored; the value appears once, in the create or rotate response.
+ * The two credentials: the API key (ingest) and the client secret (management). Values are
+ * `prefix + base64url(random bytes)`: 32 random bytes (256 bits, well past the 128 bits of randomness
+ * a credential must carry) give 43 URL-safe characters. Only the SHA-256 digest is ever stored; the
+ * value appears once, in the create or rotate response.
  */
 export const API_KEY_PREFIX = 'svc_live_';
 export const CLIENT_SECRET_PREFIX = 'svc_cs_';
@@ -13,7 +14,7 @@ const BODY = '[A-Za-z0-9_-]{32,128}';
 const API_KEY_FORM = new RegExp(`^${API_KEY_PREFIX}${BODY}$`);
 const CLIENT_SECRET_FORM = new RegExp(`^${CLIENT_SECRET_PREFIX}${BODY}$`);
 
-/** `apiKeyPrefix` (contract: the first 12 characters of the key) and the masked hint built from it. */
+/** `apiKeyPrefix` (the first 12 characters of the key) and the masked hint built from it. */
 export const SHOWN_PREFIX_LENGTH = 12;
 
 export type CredentialKind = 'api_key' | 'client_secret';

@@ -3,8 +3,8 @@ import { DomainError } from './errors.js';
 import { CANONICAL_UUID } from './uuid.js';
 
 /**
- * The opaque cursor of the event list (contract section 4): a keyset position (timestamp and id of
- * the last event of the page, newest-first order) that the client hands back unchanged.
+ * The opaque cursor of the event list: a keyset position (timestamp and id of the last event of the
+ * page, newest-first order) that the client hands back unchanged.
  *
  * It is signed (HMAC-SHA256 with a key generated once per installation), so a cursor the service did
  * not issue, or one edited by hand, is a 400 rather than a silently different page. It is bound to the

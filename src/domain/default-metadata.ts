@@ -1,8 +1,8 @@
 import { FIELD_NAME_PATTERN } from './event-schema.js';
 
 /**
- * An app's default metadata (contract section 3): key-value pairs attached to every event the app
- * ingests, the event's own keys winning.
+ * An app's default metadata: key-value pairs attached to every event the app ingests, the event's own
+ * keys winning.
  *
  * Keys follow the field-name rule of schemas, because a schema's `metadataFields` name these same
  * keys and rule conditions read them as `metadata.<key>` (so no `.` in a key).

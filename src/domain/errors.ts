@@ -1,6 +1,6 @@
 /**
- * Domain errors know nothing of HTTP (STYLE habit 4). Each has a stable code and says whether the
- * caller may retry; src/http/error-response.ts is the one place that maps codes to statuses.
+ * Domain errors know nothing of HTTP. Each has a stable code and says whether the caller may retry;
+ * src/http/error-response.ts is the one place that maps codes to statuses.
  */
 export const ERROR_CODES = [
   'validation_failed',

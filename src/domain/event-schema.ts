@@ -1,9 +1,9 @@
 import type { ErrorDetail } from './errors.js';
 
 /**
- * Event schemas (interface spec 2.4, 2.5; contract section 3): the rules a schema definition must
- * follow, and the check of an event's `data` or `metadata` against a schema's fields. Pure, so the
- * schema endpoints and ingest share one definition of "valid".
+ * Event schemas: the rules a schema definition must follow, and the check of an event's `data` or
+ * `metadata` against a schema's fields. Pure, so the schema endpoints and ingest share one definition
+ * of "valid".
  *
  * Per-value formats (patterns, lengths, counts) are declared as constants here and enforced by the
  * request schemas at the HTTP edge, where they also end up in the OpenAPI document; the rules that
@@ -13,7 +13,10 @@ import type { ErrorDetail } from './errors.js';
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'enum'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** Contract section 3; ingest applies the same pattern to the `event` of each event. */
+/**
+ * An event name (a schema's `eventName`) is 1–200 characters of `[A-Za-z0-9._:-]`; ingest applies the
+ * same pattern to the `event` of each event.
+ */
 export const EVENT_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /**

@@ -3,11 +3,11 @@ import { FIELD_ID_PATTERN, FIELD_NAME_PATTERN } from './event-schema.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from './text.js';
 
 /**
- * Rule conditions (interface spec 2.7, 6; contract section 3): the wire shape of one condition and
- * the matching of an event against a rule's conditions. Pure: the rules service validates with the
- * schemas, the worker compiles each enabled rule once and runs the compiled predicate per event.
- * The semantic choices (numeric strings, missing fields, null, arrays) are in
- * docs/decisions/0008-rule-condition-semantics.md; the comments below give the short reason.
+ * Rule conditions: the wire shape of one condition and the matching of an event against a rule's
+ * conditions. Pure: the rules service validates with the schemas, the worker compiles each enabled
+ * rule once and runs the compiled predicate per event. The semantic choices (numeric strings, missing
+ * fields, null, arrays) are in docs/decisions/0008-rule-condition-semantics.md; the comments below
+ * give the short reason.
  */
 
 export const OPERATORS = [
@@ -270,7 +270,7 @@ function accessorFor(field: string): Accessor {
 
 /**
  * Compiles a rule's conditions once: paths split, rule values parsed, one closure per condition.
- * No conditions → matches every event (interface spec 2.7).
+ * No conditions → matches every event.
  */
 export function compileConditions(conditions: readonly Condition[], match: MatchMode): CompiledConditions {
   const predicates = conditions.map((condition) => {

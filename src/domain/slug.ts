@@ -1,9 +1,9 @@
 import { isUuid } from './uuid.js';
 
 /**
- * App slugs (contract section 3): `^[a-z0-9][a-z0-9-]{0,62}$`, unique per account. Every `{appId}` in
- * a path is read as an id when it has the form of a UUID and as a slug otherwise, so a slug must never
- * have that form: explicit ones are refused, generated ones are prefixed.
+ * App slugs: `^[a-z0-9][a-z0-9-]{0,62}$`, unique per account. Every `{appId}` in a path is read as an
+ * id when it has the form of a UUID and as a slug otherwise, so a slug must never have that form:
+ * explicit ones are refused, generated ones are prefixed.
  */
 export const SLUG_MAX_LENGTH = 63;
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -5,7 +5,7 @@ import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.
 import type { Logger } from '../observability/logger.js';
 import type { RouteTable } from '../shared/route-table.js';
 
-/** The one mapping from domain error codes to HTTP statuses (STYLE habit 4). */
+/** The one mapping from domain error codes to HTTP statuses; domain errors know nothing of HTTP. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   validation_failed: 400,
   unauthenticated: 401,
@@ -21,7 +21,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   internal: 500,
 };
 
-/** Contract section 2: the same body for every error, `details` only on validation errors. */
+/** The same body for every error, `details` only on validation errors. */
 export interface ErrorBody {
   statusCode: number;
   error: string;

@@ -5,7 +5,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { DomainError } from '../domain/errors.js';
 import { MAX_BODY_DEPTH, jsonProblemDetail, jsonValueProblem } from '../domain/json-limits.js';
 
-/** Contract section 2: bodies over 1 MiB get 413. The limit counts decoded bytes, so a gzip bomb is stopped too. */
+/** Bodies over 1 MiB get 413. The limit counts decoded bytes, so a gzip bomb is stopped too. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const DECODERS: Readonly<Record<string, () => Transform>> = {

@@ -29,8 +29,8 @@ function unauthenticated(route: AnyRoute): DomainError {
 }
 
 /**
- * Contract section 2: every credential problem (missing, malformed, unknown, revoked, or the other
- * kind of credential) is the same 401.
+ * Every credential problem (missing, malformed, unknown, revoked, or the other kind of credential)
+ * is the same 401.
  */
 async function authenticate(route: AnyRoute, headers: IncomingHttpHeaders, authenticator: Authenticator): Promise<Principal | null> {
   if (route.auth === 'none') return null;
@@ -41,7 +41,7 @@ async function authenticate(route: AnyRoute, headers: IncomingHttpHeaders, authe
   return principal;
 }
 
-/** Contract section 2: a valid read-only secret doing anything but GET is 403. */
+/** A valid read-only secret doing anything but GET is 403. */
 function authorize(route: AnyRoute, principal: Principal | null): void {
   if (principal?.kind !== 'client') return;
   const needed = route.method === 'get' ? 'read' : 'write';

@@ -6,11 +6,12 @@ import { CircuitBreaker } from '../services/circuit-breaker.js';
 import { withDeadline } from '../shared/deadline.js';
 
 /**
- * The per-account request budget at the HTTP edge (contract sections 1 and 2). mount-routes.ts calls
+ * The per-account request budget at the HTTP edge (`RATE_LIMIT_POINTS` requests per
+ * `RATE_LIMIT_DURATION_S`, shared by every API process; 429 once spent). mount-routes.ts calls
  * `admit` once per request, after authentication, so every request of an authenticated principal
- * counts against its account: a client secret's account, or the account of the app an API key
- * belongs to. Unauthenticated requests (401) count against nothing: there is no account to charge,
- * and charging the account a presented credential claims would let anyone spend another's budget.
+ * counts against its account: a client secret's account, or the account of the app an API key belongs
+ * to. Unauthenticated requests (401) count against nothing: there is no account to charge, and
+ * charging the account a presented credential claims would let anyone spend another's budget.
  *
  * Headers follow draft-ietf-httpapi-ratelimit-headers-11 (May 2026; same fields as -10): one policy,
  * named "default", in `RateLimit-Policy: "default";q=<points>;w=<seconds>`, and the current service

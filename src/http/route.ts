@@ -129,7 +129,7 @@ function explainIssues(issues: readonly Issue[], prefix: PropertyKey[]): Array<{
 /** The usual write-only view: the id of the object the write created or changed. */
 export const idOnlyView = z.object({ id: z.string() });
 
-/** Query strings give strings; list endpoints share these bounds (contract section 5). */
+/** Query strings give strings; every list that returns a bare array shares these bounds. */
 export const paginationQuery = z
   .object({
     limit: z.coerce.number({ error: 'must be a whole number from 1 to 1000' }).int('must be a whole number from 1 to 1000').min(1, 'must be a whole number from 1 to 1000').max(1000, 'must be a whole number from 1 to 1000').default(100),
@@ -138,8 +138,8 @@ export const paginationQuery = z
   .strict();
 
 /**
- * The cursor-paged lists (the events and the deliveries, contract section 4): `limit` 1–100, default
- * 25 (interface spec part 8), and the opaque `cursor` of the previous page.
+ * The cursor-paged lists (the events and the deliveries): `limit` 1–100, default 25, and the opaque
+ * `cursor` of the previous page.
  */
 export const cursorPageQueryFields = {
   limit: z.coerce

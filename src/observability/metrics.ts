@@ -9,9 +9,9 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
 
 /**
  * One registry per process, created by the container and passed to whoever records metrics: no
- * module-level global (STYLE habit 2), so tests can build several services in one process. It holds
- * the process and Node.js defaults; the service's own metrics are registered on it by
- * createServiceMetrics (service-metrics.ts).
+ * module-level global, so tests can build several services in one process. It holds the process and
+ * Node.js defaults; the service's own metrics are registered on it by createServiceMetrics
+ * (service-metrics.ts).
  */
 export function createMetricsRegistry(): Registry {
   const registry = new Registry();

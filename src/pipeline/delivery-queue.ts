@@ -49,7 +49,7 @@ export function decodeDeliveryJob(value: Buffer): string | null {
   }
 }
 
-/** The alert content as stored in a delivery row, validated when read back (STYLE habit 6). */
+/** The alert content as stored in a delivery row, validated when read back (every boundary validates). */
 export const alertContentSchema = z
   .object({
     appId: z.string(),

@@ -38,11 +38,11 @@ export interface DeliveryWorkerDeps {
 }
 
 /**
- * Sends alerts (issue 5 item 5). First attempts come as jobs on the deliveries topic; retries and
- * orphaned first attempts are due rows, found by a poller. Either way an attempt starts by claiming
- * the delivery row (a conditional update on its attempt count and lease, see DeliveryStore.claim), so
- * two workers, or a job and the poller, never make the same attempt; a redelivered job for a delivery
- * already attempted finds nothing to claim.
+ * Sends alerts. First attempts come as jobs on the deliveries topic; retries and orphaned first
+ * attempts are due rows, found by a poller. Either way an attempt starts by claiming the delivery row
+ * (a conditional update on its attempt count and lease, see DeliveryStore.claim), so two workers, or
+ * a job and the poller, never make the same attempt; a redelivered job for a delivery already
+ * attempted finds nothing to claim.
  *
  * Outcomes: success → succeeded. A retriable failure (network, timeout, 408, 429, 5xx) → due again
  * after the schedule's next delay (longer if the receiver sent Retry-After); the last one, or a

@@ -7,8 +7,8 @@ import { CANONICAL_UUID } from '../domain/uuid.js';
 
 /**
  * The wire form of accepted events on the bus (Kafka value, JSON). Versioned so that a worker can
- * refuse, rather than misread, a message from a newer producer. Validated again on consume (STYLE
- * habit 6): what does not parse is dead-lettered, never stored half-understood.
+ * refuse, rather than misread, a message from a newer producer. Validated again on consume: what does
+ * not parse is dead-lettered, never stored half-understood.
  *
  * - v2 (written today): `{ v: 2, appId, events: [entry, …] }`, one message per app per produce call.
  *   The edge packs the events that share a produce call and an app into one record: Kafka's per-record

@@ -21,11 +21,11 @@ export interface EventPipelineDeps {
 export const DEAD_LETTER_REASON_HEADER = 'x-dead-letter-reason';
 
 /**
- * The worker: consume a partition's batch → dead-letter what cannot be understood → store the rest
- * in one insert → hand them on per app. It returns only when all of that is durable; the bus then
- * commits the batch's offsets (STYLE habit 5: only the consumer loop commits). Any throw means the
- * whole batch is delivered again: storing is idempotent by event id, so a redelivery after a crash
- * or a rebalance never shows an event twice.
+ * The worker: consume a partition's batch → dead-letter what cannot be understood → store the rest in
+ * one insert → hand them on per app. It returns only when all of that is durable; the bus then
+ * commits the batch's offsets (only the consumer loop commits). Any throw means the whole batch is
+ * delivered again: storing is idempotent by event id, so a redelivery after a crash or a rebalance
+ * never shows an event twice.
  */
 export class EventPipeline {
   readonly #deps: EventPipelineDeps;

@@ -24,8 +24,8 @@ export interface RuleEvaluatorDeps {
 }
 
 /**
- * Rule evaluation, the pipeline step after storing (spec part 6, contract section 3): each stored
- * event against its app's enabled rules for that event name.
+ * Rule evaluation, the pipeline step after storing: each stored event against its app's enabled rules
+ * for that event name.
  *
  * Exactly once per (rule, event), across redeliveries and concurrent workers: the trigger is recorded
  * in the state store in one atomic step (StateStore.recordTrigger), which also counts it and starts

@@ -5,7 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import { isValidSlug } from '../domain/slug.js';
 import { isUuid } from '../domain/uuid.js';
 
-/** Interface spec part 7: the message of every 404. */
+/** The message of every 404. */
 export const NOT_FOUND_MESSAGE = 'Resource not found';
 
 export function notFound(): DomainError {
@@ -13,10 +13,10 @@ export function notFound(): DomainError {
 }
 
 /**
- * Resolves the `{appId}` of a path: the app UUID, or the app slug (interface spec 2.1), always inside
- * the caller's account. A slug can never have the form of a UUID (see domain/slug.ts), so the form
- * alone says which one was meant. Another account's app is "not found", exactly like a missing one
- * (contract section 2: no existence leaks).
+ * Resolves the `{appId}` of a path: the app UUID, or the app slug, always inside the caller's
+ * account. A slug can never have the form of a UUID (see domain/slug.ts), so the form alone says
+ * which one was meant. Another account's app is "not found", exactly like a missing one (no existence
+ * leaks).
  *
  * `accountId` null is for operator tools acting outside any account (the CLI's key rotation): slugs
  * are unique only per account, so there only the UUID identifies an app.

@@ -14,7 +14,7 @@ import type { RuleSetCache } from './rule-set-cache.js';
 import { conflictOnDuplicate } from './unique-violation.js';
 
 /**
- * Apps and their API keys (interface spec 2.1, 2.2, 4.1; contract section 3).
+ * Apps and their API keys.
  *
  * An app is shown the same way everywhere: `apiKeyPrefix` and `apiKeyHint` are always present (both
  * are derived from the first 12 characters, which identify a key to a human but carry too few random
@@ -173,10 +173,10 @@ export async function deleteApp(deps: AppDeletionDeps, accountId: string, appIdO
 }
 
 /**
- * Replaces the app's API key (interface spec part 3): the new key is returned once, the old one fails
- * with 401 from the moment this resolves, on every API process (`authenticator.revoked()` completes
- * before the caller answers). Also used by the CLI, which acts outside any account: `accountId` null
- * then takes the app's UUID only (see app-lookup.ts).
+ * Replaces the app's API key: the new key is returned once, the old one fails with 401 from the
+ * moment this resolves, on every API process (`authenticator.revoked()` completes before the caller
+ * answers). Also used by the CLI, which acts outside any account: `accountId` null then takes the
+ * app's UUID only (see app-lookup.ts).
  */
 export async function rotateApiKey(deps: AppsDeps, accountId: string | null, appIdOrSlug: string): Promise<AppWithKey> {
   const em = deps.metadata.em();

@@ -39,8 +39,8 @@ const CACHE_MAX_ENTRIES = 10_000;
 /**
  * Turns a presented credential into a principal. Lookups go by SHA-256 digest and are cached in
  * process (a VersionedCache), so the hot path (ingest) does not query the metadata database on every
- * request, while a rotated key fails "from that moment on every API process" (contract section 2):
- * `revoked()` completes before the rotating request gets its response.
+ * request, while a rotated key fails from that moment on, on every API process: `revoked()` completes
+ * before the rotating request gets its response.
  */
 export class Authenticator {
   readonly #metadata: MetadataStore;

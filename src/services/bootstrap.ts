@@ -6,10 +6,10 @@ import { digestCredential, maskedHint, shownPrefix } from '../domain/credentials
 import type { Logger } from '../observability/logger.js';
 
 /**
- * Contract section 1, BOOTSTRAP_CLIENT_SECRET: at start, make sure an account of that name exists and
- * that this exact value is one of its active client secrets (label `bootstrap`, all scopes). Run by
- * every process at start; it is idempotent, and a secret revoked through the API is made active
- * again, because the operator's configuration says it should be.
+ * BOOTSTRAP_CLIENT_SECRET: at start, make sure an account of that name exists and that this exact
+ * value is one of its active client secrets (label `bootstrap`, all scopes). Run by every process at
+ * start; it is idempotent, and a secret revoked through the API is made active again, because the
+ * operator's configuration says it should be.
  */
 export async function ensureBootstrapSecret(
   metadata: MetadataStore,

@@ -17,9 +17,8 @@ import { isUuid } from '../domain/uuid.js';
 import type { Authenticator } from './authenticator.js';
 
 /**
- * Client secrets of an account (contract section 3, "Accounts and client secrets"): create, list,
- * revoke. Called by the `/v1/client-secrets` routes, where the account is the caller's own, and by
- * the CLI, where an operator names it.
+ * Client secrets of an account: create, list, revoke. Called by the `/v1/client-secrets` routes,
+ * where the account is the caller's own, and by the CLI, where an operator names it.
  */
 
 export const CLIENT_SECRET_SCOPES = ['read', 'write'] as const satisfies readonly ClientSecretScope[];

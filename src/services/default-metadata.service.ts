@@ -4,8 +4,8 @@ import { requireApp } from './app-lookup.js';
 import type { IngestConfigCache } from './ingest-config.js';
 
 /**
- * An app's default metadata (contract section 3), kept on the app row: it is read with the app on
- * every ingest, and at most 50 small values it does not need a table of its own.
+ * An app's default metadata, kept on the app row: it is read with the app on every ingest, and at
+ * most 50 small values it does not need a table of its own.
  */
 export interface DefaultMetadataDeps {
   readonly metadata: MetadataStore;

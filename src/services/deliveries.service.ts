@@ -26,9 +26,9 @@ export interface DeliveryListQuery {
 }
 
 /**
- * The deliveries list (contract section 3), newest first, with the signed keyset cursor of the events
- * list (domain/cursor.ts): bound to the app and the filters, refused (400) when not issued by the
- * service. `list: deliveries` is part of the bound filters, so an events cursor is refused here.
+ * The deliveries list, newest first, with the signed keyset cursor of the events list
+ * (domain/cursor.ts): bound to the app and the filters, refused (400) when not issued by the service.
+ * `list: deliveries` is part of the bound filters, so an events cursor is refused here.
  */
 export class DeliveriesService {
   readonly #repository: DeliveryRepository;

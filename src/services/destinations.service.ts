@@ -16,10 +16,10 @@ import { toDestinationTarget } from './destination-target.js';
 import type { RuleSetCache } from './rule-set-cache.js';
 
 /**
- * Destinations of an app (interface spec 2.8, 3; contract section 3). A webhook URL is a credential,
- * so a view only ever carries it masked; the signing secret of a `webhook` destination is returned
- * once, by create. A URL is checked against the outbound address policy when it is set (400 for a
- * private address unless OUTBOUND_ALLOW_PRIVATE); delivery checks it again on every attempt.
+ * Destinations of an app. A webhook URL is a credential, so a view only ever carries it masked; the
+ * signing secret of a `webhook` destination is returned once, by create. A URL is checked against the
+ * outbound address policy when it is set (400 for a private address unless OUTBOUND_ALLOW_PRIVATE);
+ * delivery checks it again on every attempt.
  */
 export interface DestinationView extends Pick<DestinationTarget, 'id' | 'appId' | 'type' | 'label' | 'email'> {
   /** Masked: scheme, host and the provider's public path prefix only. Null for e-mail. */
@@ -147,8 +147,8 @@ export async function deleteDestination(deps: DestinationsDeps, accountId: strin
 }
 
 /**
- * Sends a test alert (interface spec part 3: unverified → verified when the test succeeds). A
- * failure is a 502 whose message is the sender's reason, which never holds the URL's secret path.
+ * Sends a test alert (an unverified destination becomes verified when the test succeeds). A failure
+ * is a 502 whose message is the sender's reason, which never holds the URL's secret path.
  */
 export async function testDestination(deps: DestinationsDeps, accountId: string, appIdOrSlug: string, id: string): Promise<DestinationView> {
   const em = deps.metadata.em();

@@ -15,9 +15,9 @@ import { conflictOnDuplicate } from './unique-violation.js';
 import type { IngestConfigCache } from './ingest-config.js';
 
 /**
- * Event schemas of an app (interface spec 2.4, 4.2; contract section 3). Requests reach these
- * functions already validated (the route's request schemas run the domain's field rules), so here
- * it is lookups inside the caller's account, server-assigned field ids, and the unique event name.
+ * Event schemas of an app. Requests reach these functions already validated (the route's request
+ * schemas run the domain's field rules), so here it is lookups inside the caller's account,
+ * server-assigned field ids, and the unique event name.
  */
 export interface EventSchemaView {
   readonly id: string;
@@ -83,7 +83,7 @@ export async function getEventSchemaByName(deps: EventSchemasDeps, accountId: st
   return toView(schema);
 }
 
-/** `fields` and `metadataFields`, when given, replace the old lists entirely (interface spec 4.2). */
+/** `fields` and `metadataFields`, when given, replace the old lists entirely. */
 export async function updateEventSchema(
   deps: EventSchemasDeps,
   accountId: string,

@@ -8,7 +8,7 @@ import { ProduceBatcher } from './produce-batcher.js';
 
 /**
  * Where accepted events go. When `publish` resolves, the events are durable and the edge may answer
- * 202 (contract section 4, "202 means durable").
+ * 202, and not before: a 202 means the events are durable.
  */
 export interface EventSink {
   publish(events: readonly StoredEvent[]): Promise<void>;

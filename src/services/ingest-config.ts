@@ -20,9 +20,9 @@ const MAX_APPS = 10_000;
 
 /**
  * Each app's ingest configuration, cached per process so the ingest hot path does not query the
- * metadata database (issue 4: "never hits PostgreSQL on the hot path"). A change through the API is
- * seen by every process on its next request, because the changing service calls `changed()` before
- * it answers.
+ * metadata database (ingest must never hit PostgreSQL on the hot path). A change through the API is
+ * seen by every process on its next request, because the changing service calls `changed()` before it
+ * answers.
  */
 export class IngestConfigCache {
   readonly #metadata: MetadataStore;

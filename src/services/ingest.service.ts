@@ -37,7 +37,7 @@ export interface IngestRequest {
   };
 }
 
-/** Contract section 4: a repeat within 24 h returns the first response. */
+/** A repeat of an `Idempotency-Key` within 24 h returns the first response. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim (request in progress) lives far longer than any request can take (a 1 MiB body, a produce

@@ -22,9 +22,9 @@ import { readRuleStats, type RuleStats } from './rule-stats.js';
 import type { RuleSetCache } from './rule-set-cache.js';
 
 /**
- * Notification rules (interface spec 2.7, 4.5, 6; contract section 3). Conditions arrive validated by
- * the route (domain/rule-conditions.ts); here: the app lookup, server-assigned ids, actions checked
- * against the app's destinations, and the trigger statistics the worker keeps in the state store.
+ * Notification rules. Conditions arrive validated by the route (domain/rule-conditions.ts); here: the
+ * app lookup, server-assigned ids, actions checked against the app's destinations, and the trigger
+ * statistics the worker keeps in the state store.
  */
 export interface RuleActionView {
   readonly id: string;
@@ -170,7 +170,7 @@ async function requireRule(em: EntityManager, appId: string, ruleId: string): Pr
 
 /**
  * Checks every action against the app's destinations (locked FOR SHARE until the transaction ends):
- * the destination must be the app's, and `channel`, when sent, must be its type (contract section 3).
+ * the destination must be the app's, and `channel`, when sent, must be its type.
  * All problems are reported at once, each with its path (`actions.1.destinationId`).
  */
 async function resolveActions(
@@ -199,7 +199,7 @@ async function resolveActions(
 }
 
 /**
- * Server-assigned ids (contract section 3). An id sent back from a read is kept when it names an item
+ * Server-assigned condition and action ids. An id sent back from a read is kept when it names an item
  * of the list being replaced, so a client that PATCHes what it read keeps stable ids; deliveries are
  * unique per action id, so a re-sent action must not look like a new one. Any other id, or a second
  * use of one, gets a new UUID.

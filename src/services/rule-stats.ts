@@ -2,7 +2,7 @@ import type { StateStore } from '../adapters/state/state-store.js';
 import { ruleStatKeys } from '../delivery/delivery-types.js';
 import { DomainError } from '../domain/errors.js';
 
-/** A rule's trigger statistics as the API shows them (interface spec 2.7). */
+/** A rule's trigger statistics as the API shows them. */
 export interface RuleStats {
   readonly triggerCount: number;
   /** ISO 8601, or null until the rule first triggers. */

@@ -23,7 +23,8 @@ import { startService, type ServiceProcess } from '../helpers/service-process.js
 import { requestJson } from '../helpers/http-json.js';
 
 /**
- * Issue 7: the whole dashboard workflow in a real browser (Debian's Chromium) against a real service
+ * The whole dashboard workflow (create an app, define schemas, add destinations, create rules, send a
+ * test event, manage keys and secrets) in a real browser (Debian's Chromium) against a real service
  * process in embedded mode, with a loopback HTTP server standing in for Slack. Every control is found
  * by the accessible name docs/dashboard.md gives it; every step leaves a screenshot in
  * test-artifacts/dashboard/. What the UI claims (Verified, a trigger count, a delivery) is checked

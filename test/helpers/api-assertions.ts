@@ -16,8 +16,9 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 };
 
 /**
- * The standard error body of contract section 2 with this status; `message` is matched exactly (a
- * string) or by pattern. Returns the body for further checks (`details`).
+ * The standard error body (`statusCode`, `error`, `message`, `timestamp`, `path`, and `details` only
+ * on a 400) with this status; `message` is matched exactly (a string) or by pattern. Returns the body
+ * for further checks (`details`).
  */
 export function expectError(res: Response, status: number, message?: string | RegExp): { message: string; details?: Array<{ path: string; message: string }> } {
   expect(res.status, JSON.stringify(res.body)).toBe(status);

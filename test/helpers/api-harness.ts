@@ -31,7 +31,7 @@ export interface ApiHarness {
   readonly container: Container;
   /** Every log line the service wrote so far (pino JSON). */
   logLines(): string[];
-  /** A fresh account with one client secret: each test owns its data (STYLE habit 7). */
+  /** A fresh account with one client secret: each test owns its data. */
   newAccount(options?: { scopes?: ClientSecretScope[] }): Promise<TestAccount>;
   /** fetch against the service with JSON in and out. */
   request(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers }>;

@@ -5,7 +5,7 @@ import type { OpenApiCheck } from './openapi-check.js';
 
 type Reply = { status: number; body: any; headers: Headers };
 
-/** A fresh account with one app, and requests made as that account (STYLE habit 7: each test owns its data). */
+/** A fresh account with one app, and requests made as that account (each test owns its data). */
 export interface AppSession {
   readonly account: TestAccount;
   readonly app: { id: string; slug: string; name: string };

@@ -139,9 +139,9 @@ export async function expectGone(locator: Locator, timeout = UI_TIMEOUT_MS): Pro
 const normalise = (text: string | null): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /**
- * The text of the locator's first match, whitespace collapsed, or '' while there is none (never
- * waits for it). textContent, not innerText: the contract names words, and innerText would return
- * them as CSS shows them (`text-transform: uppercase` turns `Status` into `STATUS`).
+ * The text of the locator's first match, whitespace collapsed, or '' while there is none (never waits
+ * for it). textContent, not innerText: docs/dashboard.md names words, and innerText would return them
+ * as CSS shows them (`text-transform: uppercase` turns `Status` into `STATUS`).
  */
 export async function textOf(locator: Locator): Promise<string> {
   const first = locator.first();
@@ -202,8 +202,8 @@ export async function cellOf(table: Locator, row: Locator, column: string): Prom
 }
 
 /**
- * Selects the option of a `<select>` whose visible text is `text`, ignoring case (the contract names
- * the choices, "Slack" or "greater than", not their capitalisation), or whose value is `text`.
+ * Selects the option of a `<select>` whose visible text is `text`, ignoring case (docs/dashboard.md
+ * names the choices, "Slack" or "greater than", not their capitalisation), or whose value is `text`.
  */
 export async function chooseOption(select: Locator, text: string): Promise<void> {
   await select.waitFor({ state: 'visible' });

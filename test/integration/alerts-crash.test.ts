@@ -6,9 +6,9 @@ import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
- * Issue 5, done-when: "In distributed mode, SIGKILL of a worker during a burst of matching events:
- * every alert is delivered, none twice." Real `api` and `worker` processes, a real webhook receiver on
- * loopback, and a worker killed with no chance to commit, record an attempt or say goodbye.
+ * In distributed mode, SIGKILL of a worker during a burst of matching events: every alert is
+ * delivered, none twice. Real `api` and `worker` processes, a real webhook receiver on loopback, and
+ * a worker killed with no chance to commit, record an attempt or say goodbye.
  *
  * "None twice" has one documented exception: an attempt the receiver got but the killed worker never
  * recorded is made again once its claim's lease (LEASE_MS, 60 s, in delivery-worker.ts) runs out,

@@ -7,9 +7,9 @@ import { waitFor } from '../helpers/service-process.js';
 import { uniqueName } from '../helpers/stack-env.js';
 
 /**
- * Alerts end to end through the public API (issue 5): events ingested with the app's key are stored,
- * evaluated against the app's rules in the worker, and delivered to real HTTP receivers started here.
- * Nothing of the delivery path is replaced: the guarded outbound client sends (loopback allowed by
+ * Alerts end to end through the public API: events ingested with the app's key are stored, evaluated
+ * against the app's rules in the worker, and delivered to real HTTP receivers started here. Nothing
+ * of the delivery path is replaced: the guarded outbound client sends (loopback allowed by
  * OUTBOUND_ALLOW_PRIVATE), and retries run on a short schedule set through DELIVERY_RETRY_SCHEDULE.
  */
 const RETRIES = '0,100ms,200ms';

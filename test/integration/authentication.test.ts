@@ -3,7 +3,7 @@ import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/a
 import { expectErrorBody, INSUFFICIENT_SCOPE, INVALID_AUTH } from '../helpers/api-assertions.js';
 
 /**
- * Contract section 2 on the management endpoints, in both modes: every credential problem is the same
+ * Authentication on the management endpoints, in both modes: every credential problem is the same
  * 401, a read-only secret writing is 403, and authentication comes before validation.
  */
 describe.each(MODES)('authentication of management endpoints (%s mode)', (mode) => {

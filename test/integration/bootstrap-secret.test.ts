@@ -9,10 +9,10 @@ import { startService } from '../helpers/service-process.js';
 import { requestJson } from '../helpers/http-json.js';
 
 /**
- * Contract section 1, BOOTSTRAP_CLIENT_SECRET, through real service processes that are restarted on
- * the same data: the value works from the first start, keeps working across restarts without a second
- * copy, and, as the contract says ("ensure … is one of its active client secrets"), a revoked
- * bootstrap secret is active again after the next start.
+ * BOOTSTRAP_CLIENT_SECRET, through real service processes that are restarted on the same data: the
+ * value works from the first start, keeps working across restarts without a second copy, and, since
+ * the setting means "this value is one of the account's active client secrets", a revoked bootstrap
+ * secret is active again after the next start.
  */
 describe.each(MODES)('BOOTSTRAP_CLIENT_SECRET (%s mode)', (mode: Mode) => {
   const bootstrapSecret = generateClientSecret();

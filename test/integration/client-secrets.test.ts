@@ -4,7 +4,7 @@ import { expectErrorBody, INSUFFICIENT_SCOPE } from '../helpers/api-assertions.j
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
 import { waitFor } from '../helpers/service-process.js';
 
-/** POST/GET/DELETE /v1/client-secrets (contract section 3), through the real service in both modes. */
+/** POST/GET/DELETE /v1/client-secrets, through the real service in both modes. */
 describe.each(MODES)('client secrets (%s mode)', (mode) => {
   let api: ApiHarness;
   let openapi: OpenApiCheck;

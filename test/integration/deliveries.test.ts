@@ -11,8 +11,8 @@ import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
 const LIST = '/v1/apps/{appId}/deliveries';
 
 /**
- * The deliveries list (contract section 3) over rows written through the repository the worker
- * uses (its own guarantees: delivery-store.test.ts).
+ * The deliveries list over rows written through the repository the worker uses (its own guarantees:
+ * delivery-store.test.ts).
  */
 describe.each(MODES)('deliveries (%s)', (mode) => {
   let api: ApiHarness;

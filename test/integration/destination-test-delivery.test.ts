@@ -15,8 +15,9 @@ const TEST = '/v1/apps/{appId}/destinations/{destinationId}/test';
 const SECRET_PATH = 'T0SECRET/B0SECRET/s3cr3tT0k3nXYZ';
 
 /**
- * `POST …/destinations/{id}/test` (interface spec part 3, contract section 3) against real receivers
- * on loopback: an HTTP server that answers 200 on `/ok/…` and 500 on `/fail/…`, and an SMTP server.
+ * `POST …/destinations/{id}/test` (200 and verified on success, 502 with the reason and still
+ * unverified on failure) against real receivers on loopback: an HTTP server that answers 200 on
+ * `/ok/…` and 500 on `/fail/…`, and an SMTP server.
  */
 describe.each(MODES)('destination test delivery (%s)', (mode) => {
   let api: ApiHarness;

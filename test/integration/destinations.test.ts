@@ -11,9 +11,9 @@ const LIST = '/v1/apps/{appId}/destinations';
 const ONE = '/v1/apps/{appId}/destinations/{destinationId}';
 
 /**
- * Destinations CRUD (contract section 3): shapes, validation, masking, the one-time signing secret,
- * 409 while a rule uses one, app isolation and cascade. Test deliveries: destination-tests.test.ts.
- * No request reaches a receiver here, so the URLs need not listen.
+ * Destinations CRUD: shapes, validation, masking, the one-time signing secret, 409 while a rule uses
+ * one, app isolation and cascade. Test deliveries: destination-tests.test.ts. No request reaches a
+ * receiver here, so the URLs need not listen.
  */
 describe.each(MODES)('destinations (%s)', (mode) => {
   let api: ApiHarness;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
 
-/** GET /v1/apps/{appId}/events in both modes: order, filters, cursor paging, and every 400 of the contract. */
+/** GET /v1/apps/{appId}/events in both modes: order, filters, cursor paging, and every 400 (limit, from, to, level, cursor). */
 describe.each(MODES)('GET /v1/apps/{appId}/events (%s)', (mode) => {
   let api: ApiHarness;
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { startService, type ServiceProcess } from '../helpers/service-process.js
 import { requestJson } from '../helpers/http-json.js';
 
 /**
- * Contract section 3: a revoked client secret fails with 401 "from that moment" on every API process.
+ * A revoked client secret fails with 401 from that moment on, on every API process.
  * Two real API processes share one PostgreSQL database and one Redis; the secret is revoked through
  * the first, after the second has checked (and cached) it.
  */

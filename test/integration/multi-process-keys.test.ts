@@ -9,9 +9,9 @@ import { startService, type ServiceProcess } from '../helpers/service-process.js
 import { requestJson } from '../helpers/http-json.js';
 
 /**
- * Contract section 3: a rotated key fails "from that moment on every API process". Two API
- * processes share one PostgreSQL, ClickHouse and Redis; a key rotated (or an app deleted) through
- * one must be seen by the other on the very next request.
+ * A rotated key fails with 401 from that moment on, on every API process. Two API processes share one
+ * PostgreSQL, ClickHouse and Redis; a key rotated (or an app deleted) through one must be seen by the
+ * other on the very next request.
  *
  * The refusal of the old key is shown at ingest on the other process, and also with a third participant: an Authenticator in this test
  * process over the same database and Redis, exactly as an API process builds it. It authenticates

@@ -12,7 +12,7 @@ const LIST = '/v1/apps/{appId}/notification-rules';
 const ONE = '/v1/apps/{appId}/notification-rules/{ruleId}';
 const HOOK_SECRET = 'T000/B000/rul3Secr3t';
 
-/** Notification rules (interface spec 2.7, 4.5; contract section 3). */
+/** Notification rules through the API: create, list, read, update, delete, validation, statistics. */
 describe.each(MODES)('notification rules (%s)', (mode) => {
   let api: ApiHarness;
   let openapi: OpenApiCheck;

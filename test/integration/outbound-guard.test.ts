@@ -9,8 +9,9 @@ import { capturingLogger } from '../helpers/logger.js';
 import { freePort } from '../helpers/net.js';
 
 /**
- * Issue 5 item 2: the outbound guard against real receivers on this machine. Each receiver counts
- * every TCP connection it accepts, so "refused" means no socket ever reached it, not merely an error.
+ * The outbound guard (no delivery to a loopback, private or link-local address, no redirect followed)
+ * against real receivers on this machine. Each receiver counts every TCP connection it accepts, so
+ * "refused" means no socket ever reached it, not merely an error.
  */
 
 const SECRET_PATH = '/services/T000/B000/SECRETTOKEN';

@@ -7,9 +7,9 @@ import { PrivateRedis } from '../helpers/private-redis.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
- * Per-account rate limits (contract sections 1 and 2, issue 6): a budget of 5 requests per minute,
- * counted per account whichever credential is used, shared by every API process, and failing open
- * when Redis does not answer.
+ * Per-account rate limits (429 with `Retry-After` and the RateLimit headers): a budget of 5 requests
+ * per minute, counted per account whichever credential is used, shared by every API process, and
+ * failing open when Redis does not answer.
  */
 const BUDGET = { RATE_LIMIT_POINTS: '5', RATE_LIMIT_DURATION_S: '60' };
 const POLICY = '"default";q=5;w=60';

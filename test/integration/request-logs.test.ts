@@ -3,9 +3,9 @@ import { createTestApp } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 
 /**
- * Issue 6 item 4: every request has an id, echoed in `X-Request-Id`, that every log line written
- * while it is handled carries (the error handler's and a service's too); exactly one line per request
- * at info (error for a 5xx), probes at debug; no credential in any line.
+ * Every request has an id, echoed in `X-Request-Id`, that every log line written while it is handled
+ * carries (the error handler's and a service's too); exactly one line per request at info (error for
+ * a 5xx), probes at debug; no credential in any line.
  */
 
 interface LogLine {

@@ -32,7 +32,7 @@ describe.each(MODES)('event schemas (%s)', (mode) => {
     await api?.stop();
   });
 
-  /** Each test owns a fresh account with one app (STYLE habit 7). */
+  /** Each test owns a fresh account with one app. */
   async function freshApp(): Promise<void> {
     account = await api.newAccount();
     app = (await createTestApp(api, account, { name: 'Schemas' })).app;

@@ -3,10 +3,10 @@ import { createTestApp, readOnlySecretOf } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 
 /**
- * Contract section 2: keys and secrets are never logged. The service runs at debug level with its log
- * captured, is driven through every operation that handles a credential (create, rotate, delete,
- * authentication failures, credentials sent in the wrong place), and no value, nor its random part
- * alone, may appear in any line.
+ * Keys and secrets are never logged. The service runs at debug level with its log captured, is driven
+ * through every operation that handles a credential (create, rotate, delete, authentication failures,
+ * credentials sent in the wrong place), and no value, nor its random part alone, may appear in any
+ * line.
  */
 describe.each(MODES)('credentials never reach the log (%s)', (mode) => {
   let api: ApiHarness;

@@ -8,13 +8,13 @@ import { startService, waitFor, type ServiceProcess } from '../helpers/service-p
 import { readAllIds } from '../helpers/read-events.js';
 
 /**
- * Issue 6 item 5, with real processes: SIGTERM drains HTTP (requests in flight get their real answer,
- * later ones a connection error), flushes pending produce calls, finishes and commits the consumer's
- * batch in progress, and exits 0 within 10 s, in every role, busy or not. And the done-when: SIGTERM
+ * Graceful shutdown, with real processes: SIGTERM drains HTTP (requests in flight get their real
+ * answer, later ones a connection error), flushes pending produce calls, finishes and commits the
+ * consumer's batch in progress, and exits 0 within 10 s, in every role, busy or not. And SIGTERM
  * during a load run loses no accepted event.
  */
 
-/** The contract's bound on a graceful shutdown. */
+/** The bound on a graceful shutdown: SIGTERM to exit 0 within 10 s. */
 const EXIT_WITHIN_MS = 10_000;
 /** Concurrent clients of a load run: enough that several requests are in flight at any moment. */
 const CLIENTS = 12;

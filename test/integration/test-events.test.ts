@@ -8,9 +8,9 @@ import { waitFor } from '../helpers/service-process.js';
 const PATH = '/v1/apps/{appId}/events/test';
 
 /**
- * Test events (contract section 3): the dashboard sends one event with a client secret, and it goes
- * through the same ingest as `POST /v1/ingest` (schema checks, default metadata, idempotency) and
- * then the whole pipeline: it becomes readable through the events list.
+ * Test events: the dashboard sends one event with a client secret, and it goes through the same
+ * ingest as `POST /v1/ingest` (schema checks, default metadata, idempotency) and then the whole
+ * pipeline: it becomes readable through the events list.
  */
 describe.each(MODES)('POST /v1/apps/{appId}/events/test (%s)', (mode) => {
   let api: ApiHarness;

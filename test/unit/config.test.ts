@@ -20,7 +20,7 @@ function errorOf(env: Record<string, string>): string {
 }
 
 describe('loadConfig', () => {
-  it('defaults to embedded mode with the contract defaults', () => {
+  it('defaults to embedded mode with the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       mode: 'embedded',

@@ -63,7 +63,7 @@ function everyOf<T extends string>() {
 
 export const FIELD_TYPES = everyOf<FieldType>()('string', 'number', 'boolean', 'enum');
 export const CHANNELS = everyOf<Channel>()('slack', 'discord', 'email', 'webhook');
-/** The contract's operators (contract section 3), in the order the dashboard offers them. */
+/** The API's rule condition operators, in the order the dashboard offers them. */
 export const OPERATORS = everyOf<Operator>()(
   'equals',
   'not_equals',

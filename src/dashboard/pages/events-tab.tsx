@@ -32,7 +32,7 @@ export function EventsTab() {
     queryKey: [...queryKeys.events(app.id), filters, pages.cursor],
     queryFn: () => api.get<Page<StoredEvent>>(`/v1/apps/${segment(app.id)}/events`, { ...filters, limit: PAGE_SIZE, cursor: pages.cursor }),
     placeholderData: keepPreviousData,
-    // Events are readable within 2 s of their 202 (contract section 4): watch for the test event.
+    // Events are readable within 2 s of their 202: watch for the test event.
     refetchInterval: (query) => {
       if (!awaiting || Date.now() > awaiting.until) return false;
       return query.state.data?.items.some((e) => e.id === awaiting.id) ? false : 1_000;

@@ -14,9 +14,9 @@ import { RuleRow } from '../components/rule-row';
 import { useAppContext } from './app-context';
 
 /**
- * Trigger counts are visible through the API within a second of an event's processing (contract
- * section 3); polling every 3 s while this tab is open (and the browser tab visible) shows them
- * moving without a page of load per user.
+ * Trigger counts are visible through the API within a second of an event's processing; polling every
+ * 3 s while this tab is open (and the browser tab visible) shows them moving without a page of load
+ * per user.
  */
 const POLL_MS = 3_000;
 

@@ -48,7 +48,7 @@ const updateBody = z.strictObject({
 /** What a write-only secret gets of a created or rotated app: the id and the key it made. */
 const appWithKeyView = z.object({ app: idOnlyView, apiKey: z.string() });
 
-/** Apps (interface spec 4.1, contract section 3). */
+/** Apps: create, list, read, update, delete, and rotate the API key (under two paths). */
 export function appRoutes(deps: ApiDeps): AnyRoute[] {
   const rotate = (path: string, operationId: string, summary: string): AnyRoute =>
     defineRoute({

@@ -40,7 +40,7 @@ const createdSchema = z.object({
 
 const idParams = z.object({ id: z.string().describe('Client secret id (UUID)') }).strict();
 
-/** Contract section 3, "Accounts and client secrets": always inside the caller's own account. */
+/** Client secrets: create, list and revoke, always inside the caller's own account. */
 export function clientSecretRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     defineRoute({

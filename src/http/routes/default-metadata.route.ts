@@ -27,7 +27,7 @@ export const defaultMetadataSchema = z
     maxProperties: MAX_DEFAULT_METADATA_KEYS,
   });
 
-/** Default metadata of an app (contract section 3). */
+/** Default metadata of an app: read it, or replace it whole with PUT. */
 export function defaultMetadataRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     defineRoute({

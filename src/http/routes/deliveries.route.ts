@@ -38,7 +38,7 @@ const deliveryPageSchema = z
   .object({ items: z.array(deliverySchema), nextCursor: z.string().nullable().describe('null when no more pages exist') })
   .meta({ id: 'DeliveryPage' });
 
-/** Deliveries (contract section 3): what each rule action sent, and how it went. */
+/** Deliveries: what each rule action sent, and how it went. */
 export function deliveryRoutes(deps: ApiDeps): AnyRoute[] {
   const service = new DeliveriesService({ metadata: deps.metadata });
   return [

@@ -75,7 +75,7 @@ const createdDestinationSchema = destinationSchema
 
 const destinationParams = z.object({ appId: appIdParam, destinationId: z.string().describe('The destination id') });
 
-/** Destinations (interface spec 2.8, contract section 3). */
+/** Destinations of an app: create, list, read, update, delete, and send a test alert. */
 export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
   const base = '/v1/apps/{appId}/destinations';
   const one = `${base}/{destinationId}`;

@@ -7,7 +7,7 @@ import { MAX_MONTHS_PER_REQUEST, firstBeyondMonthLimit } from '../../domain/mont
 import { isJsonObject } from '../../domain/json-object.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 
-/** Contract section 4: more than 24 h in the future is a client clock or unit error, not an event. */
+/** More than 24 h in the future is a client clock or unit error, not an event. */
 const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 export const MAX_EVENTS_PER_REQUEST = 100;
 const MAX_CUSTOMER_ID_LENGTH = 256;

@@ -114,7 +114,7 @@ export const notificationRuleSchema = z
 
 const ruleParams = z.object({ appId: appIdParam, ruleId: z.string().describe('The rule id') });
 
-/** Notification rules (interface spec 2.7, 4.5; contract section 3). */
+/** Notification rules of an app: create, list, read, update, delete. */
 export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
   const base = '/v1/apps/{appId}/notification-rules';
   const one = `${base}/{ruleId}`;

@@ -64,8 +64,8 @@ const descriptionSchema = z
   .describe('Human-readable description');
 
 /**
- * A schema keeps at least one data field after an update too, the invariant create establishes
- * (interface spec part 8); `metadataFields` may be emptied.
+ * A schema keeps at least one data field after an update too, the invariant create establishes;
+ * `metadataFields` may be emptied.
  */
 const createBody = z.strictObject({
   eventName: z
@@ -117,7 +117,7 @@ export const eventSchemaSchema = z
 const schemaParams = z.object({ appId: appIdParam, schemaId: z.string().describe('The schema id') });
 const eventNameParams = z.object({ appId: appIdParam, eventName: z.string().describe('The event name; dotted names such as `order.created` work as they are') });
 
-/** Event schemas (interface spec 4.2, contract section 3). */
+/** Event schemas of an app: list, create, read by event name, update, delete. */
 export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     defineRoute({

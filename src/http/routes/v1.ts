@@ -21,7 +21,7 @@ import { notificationRuleRoutes } from './notification-rules.route.js';
 import { openApiRoute } from './openapi.route.js';
 import { schemaRoutes } from './schemas.route.js';
 
-/** What the `/v1` handlers may use; built by the container, passed in (STYLE habit 2). */
+/** What the `/v1` handlers may use; built by the container, passed in. */
 export interface ApiDeps {
   readonly config: Config;
   readonly logger: Logger;
@@ -40,7 +40,7 @@ export interface ApiDeps {
   readonly ruleSets: RuleSetCache;
 }
 
-/** The interface description's version (spec part 9). */
+/** The version of the API's interface description, the OpenAPI document's `info.version`. */
 export const API_VERSION = '1.0.0';
 
 /** Every `/v1` endpoint, in the order the OpenAPI document lists them. */

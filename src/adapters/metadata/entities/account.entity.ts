@@ -2,8 +2,8 @@ import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 
 /**
- * The tenant. Every app and client secret belongs to exactly one account; a client secret only
- * ever sees its own account's apps (contract section 2: another account's app is 404).
+ * The tenant. Every app and client secret belongs to exactly one account; a client secret only ever
+ * sees its own account's apps (another account's app is 404, never 403: no existence leaks).
  */
 export interface Account {
   id: Opt<string>;

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { type Account, AccountEntity } from './account.entity.js';
 import { timestampProperties } from './timestamps.js';
 
-/** Values an app's default metadata may hold (contract section 3: string, number or boolean). */
+/** Values an app's default metadata may hold: string, number or boolean. */
 export type MetadataValue = string | number | boolean;
 
 /**

@@ -5,9 +5,9 @@ import { type Account, AccountEntity } from './account.entity.js';
 export type ClientSecretScope = 'read' | 'write';
 
 /**
- * A management credential (`svc_cs_…`). Only the SHA-256 digest of the value is stored (contract
- * section 2), so a leaked database does not leak usable secrets; `hint` is the masked form shown in
- * listings. A revoked secret keeps its row (with `revokedAt`) so listings and audits still see it.
+ * A management credential (`svc_cs_…`). Only the SHA-256 digest of the value is stored, so a leaked
+ * database does not leak usable secrets; `hint` is the masked form shown in listings. A revoked
+ * secret keeps its row (with `revokedAt`) so listings and audits still see it.
  */
 export interface ClientSecret {
   id: Opt<string>;

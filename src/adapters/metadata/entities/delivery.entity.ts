@@ -7,7 +7,7 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One alert of one rule action for one event (contract section 3, Deliveries), with its attempts.
+ * One alert of one rule action for one event, with its attempts.
  *
  * The id is a UUIDv7, so ordering by id is ordering by creation: the list pages on (app_id, id)
  * alone. (rule_id, action_id, event_id) is unique: the pipeline is at-least-once, and a redelivered

@@ -5,8 +5,8 @@ import { type App, AppEntity } from './app.entity.js';
 import { timestampProperties } from './timestamps.js';
 
 /**
- * Where alerts go (contract section 3, Destinations): a chat webhook (Slack, Discord), a signed
- * webhook, or an e-mail address. Exactly one of `url` and `email` is set, by type.
+ * Where alerts go: a chat webhook (Slack, Discord), a signed webhook, or an e-mail address. Exactly
+ * one of `url` and `email` is set, by type.
  *
  * `url` is kept whole because a Slack or Discord webhook URL is itself the credential (its path is
  * the secret); the API only ever shows it masked. `signingSecret` (`whsec_…`, webhook type only) is

@@ -4,8 +4,8 @@ import { type App, AppEntity } from './app.entity.js';
 import { timestampProperties } from './timestamps.js';
 
 /**
- * One field of a schema as stored (interface spec 2.5). The services validate the shape with zod
- * before it gets here; the database only keeps the JSON.
+ * One field of a schema as stored. The services validate the shape with zod before it gets here; the
+ * database only keeps the JSON.
  */
 export interface StoredSchemaField {
   id: string;

@@ -14,9 +14,9 @@ export interface StoredRuleAction {
 }
 
 /**
- * A notification rule (interface spec 2.7, contract section 3). Conditions and actions are JSON
- * columns: they are always read and written with their rule, never queried on their own, and the
- * worker loads an app's enabled rules in one query through the (app_id, event_name) index.
+ * A notification rule. Conditions and actions are JSON columns: they are always read and written with
+ * their rule, never queried on their own, and the worker loads an app's enabled rules in one query
+ * through the (app_id, event_name) index.
  *
  * Actions refer to destinations by id inside the JSON, so the database cannot refuse the deletion of
  * a destination in use; the destinations service checks and serialises that (destinations.service.ts).
