@@ -74,7 +74,7 @@ describe.each(MODES)('default metadata (%s)', (mode) => {
     [{ nothing: null }, 'nothing', /string .* number or a boolean/],
     [{ long: 'v'.repeat(1001) }, 'long', /at most 1000 characters/],
     [{ nul: 'a\u0000b' }, 'nul', /NUL characters/],
-    [{ lone: '\uD83D' }, 'lone', /unpaired surrogates/],
+    [{ lone: '\uD83D' }, 'lone', /unpaired surrogate/],
     [{ 'a.b': 1 }, 'a.b', /keys must be/],
     [{ $level: 'x' }, '$level', /keys must be/],
     [{ '-x': 'x' }, '-x', /keys must be/],

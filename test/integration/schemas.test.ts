@@ -131,7 +131,7 @@ describe.each(MODES)('event schemas (%s)', (mode) => {
       [{ eventName: 'e', fields: [field], description: 'd'.repeat(2001) }, 'description', /at most 2000/],
       [{ eventName: 'e', fields: [field], description: 'nul\u0000' }, 'description', /NUL characters/],
       [{ eventName: 'e', fields: [{ name: 'a', type: 'enum', enumValues: ['ok', 'x\u0000'] }] }, 'fields.0.enumValues.1', /NUL characters/],
-      [{ eventName: 'e', fields: [{ name: 'a', type: 'enum', enumValues: ['\uDE80'] }] }, 'fields.0.enumValues.0', /unpaired surrogates/],
+      [{ eventName: 'e', fields: [{ name: 'a', type: 'enum', enumValues: ['\uDE80'] }] }, 'fields.0.enumValues.0', /unpaired surrogate/],
       [{ eventName: 'e', fields: [field], version: 2 }, 'body', /Unrecognized key/],
     ])('400 for %j (%s)', async (body, path, message) => {
       await freshApp();

@@ -19,15 +19,18 @@ return 'fired'`;
 
 /**
  * StateStore.setIfAbsentBounded as one script. The scope is a sorted set of its keys scored by the
- * server's clock when each was set (one clock for every process). KEYS: the key, the scope;
- * ARGV: value, TTL, max, window.
+ * server's clock, in microseconds, when each was set (one clock for every process). Scores strictly
+ * increase: keys set in the same tick would otherwise tie, and ties sort by name, not by age.
+ * KEYS: the key, the scope; ARGV: value, TTL, max, window (ms).
  */
 const SET_IF_ABSENT_BOUNDED_LUA = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
 local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local newest = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2]
+if newest and tonumber(newest) >= now then now = tonumber(newest) + 1 end
 local window = tonumber(ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window * 1000)
 redis.call('ZADD', KEYS[2], now, KEYS[1])
 local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
 if excess > 0 then
