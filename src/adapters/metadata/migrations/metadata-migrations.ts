@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001AccountsAppsSchemas } from './0001-accounts-apps-schemas.js';
 import { Migration0002ServiceSettings } from './0002-service-settings.js';
 import { Migration0003Alerting } from './0003-alerting.js';
+import { Migration0004DeliveryEventIndex } from './0004-delivery-event-index.js';
 
 /**
  * Every metadata migration, in the order they run. Listed as classes (MikroORM's `migrationsList`)
@@ -14,4 +15,5 @@ export const metadataMigrations: readonly MigrationObject[] = [
   { name: '0001-accounts-apps-schemas', class: Migration0001AccountsAppsSchemas },
   { name: '0002-service-settings', class: Migration0002ServiceSettings },
   { name: '0003-alerting', class: Migration0003Alerting },
+  { name: '0004-delivery-event-index', class: Migration0004DeliveryEventIndex },
 ];

@@ -84,13 +84,15 @@ export class DeliveryRepository implements DeliveryStore {
    * The unique index on (rule_id, action_id, event_id) makes creation idempotent: an event processed
    * twice (the pipeline is at-least-once), even by two workers at once, yields one delivery each.
    * Existing rows are looked up first, so a redelivered batch costs no failed insert; should another
-   * worker insert the same rows in between, each row is retried on its own.
+   * worker insert the same rows in between, each row is retried on its own. The lookup goes by event id
+   * (its own index, see migration 0004), which reads only the deliveries of these events whatever a
+   * rule's history; their other rules' rows are simply not matched below.
    */
   async createMany(rows: readonly NewDelivery[], firstAttemptDue: Date): Promise<string[]> {
     if (rows.length === 0) return [];
     const existing = await this.metadata.em().find(
       DeliveryEntity,
-      { $or: rows.map(({ ruleId, actionId, eventId }) => ({ ruleId, actionId, eventId })) },
+      { eventId: { $in: [...new Set(rows.map((row) => row.eventId))] } },
       { fields: ['ruleId', 'actionId', 'eventId'], disableIdentityMap: true },
     );
     const known = new Set(existing.map(uniqueKey));
