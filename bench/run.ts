@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EVENT_PARTITIONS } from '../src/pipeline/topics.js';
@@ -22,7 +21,7 @@ import { findStackProcesses, postgresPids, type StackProcesses } from './process
 import { renderReport } from './report.js';
 import type { AlertsResult, BenchResults, KafkaPerfResult, LoadStep, ProbeResult, TargetKind, TargetResult } from './results.js';
 import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackAddresses } from './stack.js';
-import { startBareServer, startDistributed, startEmbedded, type ServiceSettings, type Target } from './targets.js';
+import { startBareServer, startDistributed, startEmbedded, waitForStored, type ServiceSettings, type Target } from './targets.js';
 
 /**
  * `npm run bench`: checks the ingest and alert performance targets (TARGETS in bench/report.ts).
@@ -140,19 +139,6 @@ function cpuGroups(target: Target, stackProcesses: StackProcesses, self = 'load 
   return groups;
 }
 
-/**
- * Waits until the event store holds `expected` events; resolves with the seconds since `since`
- * (performance.now() milliseconds), or null if the worker did not get there in time.
- */
-async function drain(target: Target, expected: number, since: number): Promise<number | null> {
-  if (!target.storedEvents) return 0;
-  const deadline = performance.now() + DRAIN_TIMEOUT_MS;
-  while (performance.now() < deadline) {
-    if ((await target.storedEvents()) >= expected) return (performance.now() - since) / 1000;
-    await delay(100);
-  }
-  return null;
-}
 
 interface RunContext {
   readonly runId: string;
@@ -173,7 +159,7 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
     const warm = await runLoad({ url: target.url, apiKey: target.apiKey, shape, connections: 8, durationSeconds: WARMUP_S });
     expected += warm.accepted * eventsPerRequest(shape);
   }
-  if ((await drain(target, expected, performance.now())) === null) log(`${label}: the worker did not store the warm-up within ${DRAIN_TIMEOUT_MS} ms`);
+  if ((await waitForStored(target, expected, performance.now(), DRAIN_TIMEOUT_MS)) === null) log(`${label}: the worker did not store the warm-up within ${DRAIN_TIMEOUT_MS} ms`);
 
   const steps: LoadStep[] = [];
   for (const shape of STEP_SHAPES) {
@@ -192,7 +178,7 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
       const stepEvents = outcome.accepted * eventsPerRequest(shape);
       // Watched from the moment the load stops, alongside the probes still waiting to see their
       // events: waiting for the probes first would add their wait to the drain time.
-      const drained = target.storedEvents ? drain(target, expected + stepEvents + (probe?.acceptedTotal ?? 0), loadEnded) : null;
+      const drained = target.storedEvents ? waitForStored(target, expected + stepEvents + (probe?.acceptedTotal ?? 0), loadEnded, DRAIN_TIMEOUT_MS) : null;
       if (kafka && offsetsBefore) {
         windows.push({ from: offsetsBefore, to: await endOffsets(kafka.brokers, kafka.eventsTopic), seconds: outcome.durationSeconds });
       }

@@ -1,8 +1,7 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { eventsPerRequest } from './events.js';
 import { runLoad } from './load.js';
 import type { RampStep } from './soak-results.js';
-import type { Target } from './targets.js';
+import { waitForStored, type Target } from './targets.js';
 
 /**
  * The pair's capacity, measured just before the soak with the soak's own requests: a short closed-loop
@@ -45,7 +44,7 @@ export async function measureCapacity(o: RampOptions): Promise<Ramp> {
   o.log(`capacity: warming up (${WARMUP_SECONDS} s at 8 connections)`);
   const warm = await runLoad({ url: target.url, apiKey: target.apiKey, shape: 'batch', body: o.body, connections: 8, durationSeconds: WARMUP_SECONDS });
   expected += warm.accepted * perRequest;
-  await storedAtLeast(target, expected, performance.now());
+  await waitForStored(target, expected, performance.now(), DRAIN_TIMEOUT_MS);
 
   const steps: RampStep[] = [];
   for (const connections of o.connections) {
@@ -54,7 +53,7 @@ export async function measureCapacity(o: RampOptions): Promise<Ramp> {
     const ended = performance.now();
     const events = outcome.accepted * perRequest;
     expected += events;
-    const drainSeconds = await storedAtLeast(target, expected, ended);
+    const drainSeconds = await waitForStored(target, expected, ended, DRAIN_TIMEOUT_MS);
     const disqualified =
       outcome.non202Total > 0
         ? `${outcome.non202Total} not accepted`
@@ -85,13 +84,3 @@ export async function measureCapacity(o: RampOptions): Promise<Ramp> {
   return { steps, eventsPerSecond: counted.length > 0 ? Math.max(...counted) : null, stored: expected };
 }
 
-/** Seconds from `since` until the store holds `expected` events, or null past the drain timeout. */
-async function storedAtLeast(target: Target, expected: number, since: number): Promise<number | null> {
-  if (!target.storedEvents) return 0;
-  const deadline = performance.now() + DRAIN_TIMEOUT_MS;
-  while (performance.now() < deadline) {
-    if ((await target.storedEvents()) >= expected) return (performance.now() - since) / 1000;
-    await delay(100);
-  }
-  return null;
-}

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { topicsFor } from '../src/pipeline/topics.js';
 import { startService, type ServiceProcess } from '../test/helpers/service-process.js';
@@ -33,6 +34,21 @@ export interface Target {
   readonly clickhouseUrl: string | null;
   /** Stops the processes and removes what the target created; safe to call twice. */
   stop(): Promise<void>;
+}
+
+/**
+ * Waits until the target's event store holds `expected` events; resolves with the seconds since
+ * `since` (performance.now() milliseconds), or null if the worker did not get there within `timeoutMs`.
+ * A target without a store (the bare server) is drained at once.
+ */
+export async function waitForStored(target: Target, expected: number, since: number, timeoutMs: number): Promise<number | null> {
+  if (!target.storedEvents) return 0;
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if ((await target.storedEvents()) >= expected) return (performance.now() - since) / 1000;
+    await delay(100);
+  }
+  return null;
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
