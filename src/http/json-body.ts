@@ -76,9 +76,9 @@ function collect(req: IncomingMessage, decoder: Transform | undefined, limit: nu
       settled = true;
       source.off('data', onData);
       if (error) {
-        // What is left of the body is read and dropped (node would do so after the response anyway).
+        // What is left of the body is read and dropped, within bounds, once the error is answered
+        // (error-response.ts, drainUnreadBody).
         req.unpipe();
-        req.resume();
         decoder?.destroy();
         reject(error);
       } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
