@@ -7,6 +7,75 @@ const focusedOrSkipped = ['it', 'describe', 'test'].flatMap((object) =>
   ['only', 'skip', 'todo'].map((property) => ({ object, property, message: 'No focused, skipped or todo tests in the tree.' })),
 );
 
+/**
+ * The layers of src/, lowest first, and what each may import (docs/architecture.md draws them). An
+ * import that runs upward, or sideways into a layer not listed, fails the lint and so the build.
+ * The top (src/container.ts, main.ts, server.ts, cli.ts, src/cli/) wires everything and may import
+ * anything; src/config.ts is read there and handed down as values.
+ */
+const LAYERS = {
+  shared: [],
+  domain: ['shared'],
+  ports: ['domain', 'shared'],
+  observability: ['domain', 'shared', 'ports'],
+  adapters: ['domain', 'shared', 'ports', 'observability'],
+  delivery: ['domain', 'shared', 'ports', 'observability'],
+  services: ['domain', 'shared', 'ports', 'observability', 'delivery'],
+  pipeline: ['domain', 'shared', 'ports', 'observability', 'delivery', 'services'],
+  http: ['domain', 'shared', 'ports', 'observability', 'services'],
+};
+const TOP = ['**/container.js', '**/main.js', '**/server.js', '**/cli.js', '**/cli/**', '**/config.js'];
+/**
+ * Packages of the external systems, and the one layer that may load each: adapters/ for the stores
+ * and the bus, delivery/ for SMTP (it owns outbound traffic). Every other layer sees a port.
+ */
+const LIBRARY_OWNERS = {
+  adapters: ['@mikro-orm/*', 'kafkajs', 'ioredis', '@clickhouse/client', 'chdb', 'rate-limiter-flexible'],
+  delivery: ['nodemailer'],
+};
+const librariesOutside = (layer) => Object.entries(LIBRARY_OWNERS).flatMap(([owner, libraries]) => (owner === layer ? [] : libraries));
+
+function layerBoundaries() {
+  const layers = Object.keys(LAYERS);
+  const rule = (layer, forbidden, extra = []) => [
+    'error',
+    {
+      patterns: [
+        {
+          group: [...forbidden.map((other) => `**/${other}/**`), ...TOP],
+          message: `${layer}/ may import only ${[layer, ...LAYERS[layer]].join(', ')} (docs/architecture.md).`,
+        },
+        ...extra,
+      ],
+    },
+  ];
+  const libraries = (layer) => ({ group: librariesOutside(layer), message: 'A library of an external system is loaded by its own layer only; use the port.' });
+  return [
+    ...layers.map((layer) => ({
+      files: [`src/${layer}/**/*.ts`],
+      ignores: ['src/**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': rule(
+          layer,
+          layers.filter((other) => other !== layer && !LAYERS[layer].includes(other)),
+          [
+            libraries(layer),
+            ...(layer === 'domain' ? [{ group: ['node:fs', 'node:net', 'node:http'], message: 'The domain is pure: no I/O.' }] : []),
+          ],
+        ),
+      },
+    })),
+    {
+      // Routes take services, never ports: what a route may do is what a service offers.
+      files: ['src/http/routes/**/*.ts'],
+      ignores: ['src/**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': rule('http', layers.filter((other) => !LAYERS.http.includes(other) && other !== 'http').concat('ports'), [libraries('http')]),
+      },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -35,13 +104,7 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The domain is pure: no adapters, no I/O.
-    files: ['src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/adapters/**', '**/http/**', '**/services/**', 'node:fs', 'node:net', 'node:http'] }],
-    },
-  },
+  ...layerBoundaries(),
   {
     // The dashboard is a client of the public /v1 API like any other: no server code in the browser bundle.
     files: ['src/dashboard/**/*.ts', 'src/dashboard/**/*.tsx'],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { encodeEventMessages } from '../src/pipeline/event-message.js';
+import { encodeEventMessages } from '../src/domain/messages/event-message.js';
 
 /**
  * What the benchmark sends. One realistic event (a name, a customer, a small payload, one metadata

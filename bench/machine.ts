@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createClient } from '@clickhouse/client';
-import { knex } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
+import { queryServer } from '../test/helpers/postgres.js';
 import type { MachineInfo } from './results.js';
 import type { StackAddresses } from './stack.js';
 
@@ -48,13 +48,8 @@ export async function describeMachine(stack: StackAddresses, kafkaClasspath: str
     }),
     chdb: await attempt(async () => chdbVersion()),
     postgresql: await attempt(async () => {
-      const db = knex({ client: 'pg', connection: stack.databaseUrl, pool: { min: 0, max: 1 } });
-      try {
-        const result = await db.raw<{ rows: Array<{ server_version: string }> }>('show server_version');
-        return result.rows[0]?.server_version ?? '';
-      } finally {
-        await db.destroy();
-      }
+      const rows = await queryServer<{ server_version: string }>(stack.databaseUrl, 'show server_version');
+      return rows[0]?.server_version ?? '';
     }),
     redis: await attempt(async () => {
       const redis = new Redis(stack.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });

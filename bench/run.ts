@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { EVENT_PARTITIONS } from '../src/pipeline/topics.js';
+import { EVENT_PARTITIONS } from '../src/domain/messages/topics.js';
 import { uniqueName } from '../test/helpers/stack-env.js';
 import { startAlertReceiver } from './alert-receiver.js';
 import { benchAlerts } from './alerts.js';

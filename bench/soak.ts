@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { topicsFor } from '../src/pipeline/topics.js';
+import { topicsFor } from '../src/domain/messages/topics.js';
 import { startAlertReceiver, type AlertReceiver } from './alert-receiver.js';
 import { ingest, managementApi } from './alerts.js';
 import { codeVersion } from './code-version.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { topicsFor } from '../src/pipeline/topics.js';
+import { topicsFor } from '../src/domain/messages/topics.js';
 import { startService, type ServiceProcess } from '../test/helpers/service-process.js';
 import type { StackAddresses } from './stack.js';
 import { countStoredEvents, createBenchResources } from './stack.js';

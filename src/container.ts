@@ -1,41 +1,36 @@
 import path from 'node:path';
 import type { Registry } from 'prom-client';
-import type { Config, DistributedConfig } from './config.js';
-import type { MessageBus } from './adapters/bus/message-bus.js';
+import type { Config } from './config.js';
+import type { MessageBus } from './ports/message-bus.js';
 import { KafkaBus } from './adapters/bus/kafka-bus.js';
 import { MemoryBus } from './adapters/bus/memory-bus.js';
-import type { EventStore } from './adapters/event-store/event-store.js';
+import type { EventStore } from './ports/event-store.js';
 import { ClickHouseEventStore } from './adapters/event-store/clickhouse-event-store.js';
-import type { StateStore } from './adapters/state/state-store.js';
+import type { StateStore } from './ports/state-store.js';
 import { RedisStateStore } from './adapters/state/redis-state-store.js';
 import { MemoryStateStore } from './adapters/state/memory-state-store.js';
-import type { RateLimiter } from './adapters/rate-limit/rate-limiter.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.js';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.js';
-import { createPostgresMetadataStore, createSqliteMetadataStore, type MetadataStore } from './adapters/metadata/metadata-store.js';
+import { createPostgresMetadataStore, createSqliteMetadataStore } from './adapters/metadata/metadata-store.js';
+import type { MetadataStore } from './ports/metadata.js';
 import type { Logger } from './observability/logger.js';
 import { instrumentEventStore } from './observability/event-store-metrics.js';
 import { createMetricsRegistry } from './observability/metrics.js';
 import { createServiceMetrics, kafkaBusMetrics, type KafkaBusMetrics } from './observability/service-metrics.js';
 import { createAlertSender } from './delivery/channel-senders.js';
-import type { AlertSender } from './delivery/delivery-types.js';
 import { createSmtpMailer } from './delivery/mailer.js';
 import { createOutboundHttp } from './delivery/outbound-http.js';
-import { DeliveryRepository } from './adapters/metadata/repositories/delivery-repository.js';
 import { createRetrySchedule } from './domain/retry-schedule.js';
 import { busDeliveryQueue } from './pipeline/delivery-queue.js';
 import { DeliveryWorker } from './pipeline/delivery-worker.js';
-import { EventPipeline } from './pipeline/event-pipeline.js';
-import { RuleEvaluator } from './pipeline/rule-evaluator.js';
+import { EventWorker } from './pipeline/event-worker.js';
 import { destinationTargets } from './services/destination-target.js';
-import { EVENT_PARTITIONS, topicsFor, type Topics } from './pipeline/topics.js';
-import { Authenticator } from './services/authenticator.js';
-import { ensureBootstrapSecret } from './services/bootstrap.js';
+import { EVENT_PARTITIONS, topicsFor, type Topics } from './domain/messages/topics.js';
 import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
-import { IngestConfigCache } from './services/ingest-config.js';
-import { RuleSetCache } from './services/rule-set-cache.js';
-import { VersionReads } from './services/versioned-cache.js';
-import type { DependencyCheck } from './services/readiness.js';
+import type { DependencyCheck } from './services/readiness.service.js';
+import { createOperatorServices, createServices, type OperatorServices, type ServiceSettings, type Services } from './services/services.js';
+import type { AlertSender } from './ports/alert-sender.js';
 
 /**
  * The one wiring module (dependencies arrive as arguments; every external part has a real and an
@@ -50,18 +45,14 @@ export interface Container {
   readonly events: EventStore;
   readonly bus: MessageBus;
   readonly state: StateStore;
-  readonly authenticator: Authenticator;
+  /** Every use case, built once; the HTTP edge and the worker call these. */
+  readonly services: Services;
   /** Per-account request budgets (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S), shared by every API process. */
   readonly rateLimiter: RateLimiter;
   readonly topics: Topics;
   readonly sink: EventSink;
-  readonly ingestConfig: IngestConfigCache;
   /** Sends alerts and destination tests: guarded outbound HTTP, and SMTP when configured. */
   readonly alertSender: AlertSender;
-  /** Each app's enabled rules with their destinations, cached per process (rules:version). */
-  readonly ruleSets: RuleSetCache;
-  /** What /readyz checks: every dependency of this process's role, named as an operator knows it. */
-  readonly checks: readonly DependencyCheck[];
   /** Stops every part in reverse start order; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -79,30 +70,48 @@ function embeddedPaths(config: Config): { metadata: string; chdb: string } {
   return { metadata: path.join(config.dataDir, 'metadata.sqlite'), chdb: path.join(config.dataDir, 'chdb') };
 }
 
-async function embeddedAdapters(config: Config, logger: Logger): Promise<Adapters> {
+/**
+ * The adapter of each store for the mode: the one choice of the service and the operator CLI alike,
+ * so the CLI always opens exactly what the service uses.
+ */
+function openMetadata(config: Config): MetadataStore {
+  const d = config.distributed;
+  return d ? createPostgresMetadataStore({ url: d.databaseUrl }) : createSqliteMetadataStore({ path: embeddedPaths(config).metadata });
+}
+
+function openState(config: Config, logger: Logger): StateStore {
+  const d = config.distributed;
+  return d ? new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) }) : new MemoryStateStore();
+}
+
+async function openEvents(config: Config): Promise<EventStore> {
+  const d = config.distributed;
+  if (d) return new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
   // Loaded only in embedded mode: chDB is a native engine with binaries for few platforms, and a
   // distributed deployment (say on linux-arm64) must not need it.
   const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
-  const metadata = createSqliteMetadataStore({ path: embeddedPaths(config).metadata });
-  const events = new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase });
-  // The in-process bus and state cannot fail independently of the process, so readiness skips them.
-  return {
-    metadata,
-    events,
-    bus: new MemoryBus({ logger: logger.child({ component: 'bus' }) }),
-    state: new MemoryStateStore(),
-    checks: [
-      { name: 'sqlite', ping: () => metadata.ping() },
-      { name: 'chdb', ping: () => events.ping() },
-    ],
-  };
+  return new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase });
 }
 
-function distributedAdapters(d: DistributedConfig, logger: Logger, busMetrics: KafkaBusMetrics | undefined): Adapters {
-  const metadata = createPostgresMetadataStore({ url: d.databaseUrl });
-  const events = new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
+async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBusMetrics | undefined): Promise<Adapters> {
+  const metadata = openMetadata(config);
+  const events = await openEvents(config);
+  const state = openState(config, logger);
+  const d = config.distributed;
+  if (!d) {
+    // The in-process bus and state cannot fail independently of the process, so readiness skips them.
+    return {
+      metadata,
+      events,
+      bus: new MemoryBus({ logger: logger.child({ component: 'bus' }) }),
+      state,
+      checks: [
+        { name: 'sqlite', ping: () => metadata.ping() },
+        { name: 'chdb', ping: () => events.ping() },
+      ],
+    };
+  }
   const bus = new KafkaBus({ brokers: [...d.kafkaBrokers], clientId: 'event-alerting', logger: logger.child({ component: 'kafka' }), metrics: busMetrics });
-  const state = new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) });
   // Both roles use every dependency: the API produces to Kafka, reads events from ClickHouse, checks
   // keys in PostgreSQL and limits in Redis; the worker consumes, stores, and keeps rule state.
   return {
@@ -126,7 +135,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
   const serviceMetrics = createServiceMetrics(registry);
   // Kafka's series exist in distributed mode only: embedded mode has no Kafka to report on.
   const busMetrics = config.distributed ? kafkaBusMetrics(serviceMetrics, topics) : undefined;
-  const adapters = config.distributed ? distributedAdapters(config.distributed, logger, busMetrics) : await embeddedAdapters(config, logger);
+  const adapters = await openAdapters(config, logger, busMetrics);
   const { metadata, bus, state } = adapters;
   const events = instrumentEventStore(adapters.events, serviceMetrics);
   const checks = adapters.checks.map((check) => ({
@@ -156,9 +165,10 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     mailer,
     logger: logger.child({ component: 'alerts' }),
   });
-  // One reader for the version keys of every cache in this process: concurrent requests share its reads.
-  const versions = new VersionReads(state);
-  const ruleSets = new RuleSetCache({ metadata, state, versions, logger });
+  // Built here, but its stopper is pushed last (below), so that it stops first.
+  const sink = config.distributed ? kafkaEventSink(bus, topics, busMetrics) : storeFirstEventSink(events, bus, topics);
+  const services = createServices({ metadata, events, state, sink, alertSender, logger, checks, settings: serviceSettings(config) });
+  const { ruleSets } = services;
   // Only API processes consult it; a worker's (idle) Redis connection costs nothing worth a special case.
   const rateLimiter: RateLimiter = config.distributed
     ? new RedisRateLimiter({ url: config.distributed.redisUrl, policy: config.rateLimit })
@@ -171,18 +181,18 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     await metadata.migrate();
     stoppers.push({ name: 'events', stop: () => events.close() });
     await events.migrate();
-    await ensureBootstrapSecret(metadata, logger, config.bootstrap);
+    await services.accounts.ensureBootstrapSecret(config.bootstrap);
     stoppers.push({ name: 'state', stop: () => state.close() });
     stoppers.push({ name: 'bus', stop: () => bus.close() });
     // Every role produces to or consumes from the events topic; creating it is idempotent.
     await bus.ensureTopic(topics.events, EVENT_PARTITIONS);
     if (config.role !== 'api') {
-      const deliveryStore = new DeliveryRepository(metadata);
+      const deliveryStore = metadata.deliveries;
       const deliveryWorker = new DeliveryWorker({
         bus,
         topics,
         store: deliveryStore,
-        destinations: destinationTargets(metadata),
+        destinations: destinationTargets(metadata.destinations),
         sender: alertSender,
         schedule: createRetrySchedule(config.deliveryRetryScheduleMs),
         logger: logger.child({ component: 'delivery' }),
@@ -190,25 +200,20 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
       });
       stoppers.push({ name: 'delivery worker', stop: () => deliveryWorker.stop() });
       await deliveryWorker.start();
-      const evaluator = new RuleEvaluator({
-        ruleSets,
-        state,
-        deliveries: busDeliveryQueue({ bus, topics, store: deliveryStore }),
-        logger: logger.child({ component: 'rules' }),
-        metrics: serviceMetrics,
-      });
-      const pipeline = new EventPipeline({
+      const eventWorker = new EventWorker({
         bus,
         events,
+        state,
         topics,
+        ruleSets,
+        deliveries: busDeliveryQueue({ bus, topics, store: deliveryStore }),
         logger: logger.child({ component: 'pipeline' }),
         metrics: serviceMetrics,
-        afterStored: (eventsByApp) => evaluator.evaluate(eventsByApp),
       });
       // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its
       // deliveries queued) before the delivery worker, the bus and the stores close under it.
-      stoppers.push({ name: 'pipeline', stop: () => pipeline.stop() });
-      await pipeline.start();
+      stoppers.push({ name: 'event worker', stop: () => eventWorker.stop() });
+      await eventWorker.start();
     }
   } catch (err) {
     await stopAll();
@@ -216,7 +221,6 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
   }
   // Pushed last, so stopped first (HTTP has drained by then): the produce calls of requests already
   // accepted into it finish, and their callers get their answers, while the bus and the stores are open.
-  const sink = config.distributed ? kafkaEventSink(bus, topics, busMetrics) : storeFirstEventSink(events, bus, topics);
   stoppers.push({ name: 'event sink', stop: () => sink.close() });
 
   let stopping: Promise<void> | undefined;
@@ -228,14 +232,11 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     events,
     bus,
     state,
-    authenticator: new Authenticator({ metadata, state, versions, logger, cacheTtlMs: authCacheTtlMs(config) }),
+    services,
     rateLimiter,
     topics,
     sink,
-    ingestConfig: new IngestConfigCache({ metadata, state, versions, logger }),
     alertSender,
-    ruleSets,
-    checks,
     stop: () => (stopping ??= stopAll()),
   };
 }
@@ -251,42 +252,43 @@ function authCacheTtlMs(config: Config): number | undefined {
   return config.distributed ? undefined : 0;
 }
 
+/** The configuration values the services act on, handed down as plain values. */
+function serviceSettings(config: Config): ServiceSettings {
+  return {
+    authCacheTtlMs: authCacheTtlMs(config),
+    idempotencyKeysPerApp: config.idempotencyKeysPerApp,
+    allowPrivateAddresses: config.outbound.allowPrivate,
+    emailConfigured: config.smtp.url !== null && config.smtp.from !== null,
+  };
+}
+
 /**
- * What the operator CLI (src/cli.ts) needs, without starting the service: the metadata store
- * (migrated), the shared state with an authenticator over it, so that a revocation reaches running
- * API processes, and, only when asked for, the event store. No bus, no pipeline, no bootstrap
+ * What the operator CLI (src/cli.ts) needs, without starting the service: the account and credential
+ * services over the metadata store (migrated) and the shared state, so that a revocation reaches
+ * running API processes, and, only when asked for, the event store. No bus, no pipeline, no bootstrap
  * secret. chDB is opened only on request because in embedded mode a running service holds its
  * directory.
  */
 export interface OperatorContext {
-  readonly metadata: MetadataStore;
-  readonly authenticator: Authenticator;
+  readonly services: OperatorServices;
   readonly events: EventStore | null;
   close(): Promise<void>;
 }
 
 export async function createOperatorContext(config: Config, logger: Logger, options: { events: boolean }): Promise<OperatorContext> {
-  const d = config.distributed;
-  const metadata = d ? createPostgresMetadataStore({ url: d.databaseUrl }) : createSqliteMetadataStore({ path: embeddedPaths(config).metadata });
-  const state: StateStore = d ? new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) }) : new MemoryStateStore();
+  const metadata = openMetadata(config);
+  const state = openState(config, logger);
   let events: EventStore | null = null;
   const close = async (): Promise<void> => {
     await Promise.allSettled([metadata.close(), state.close(), events?.close()]);
   };
   try {
-    if (options.events) {
-      if (d) {
-        events = new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
-      } else {
-        const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
-        events = new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase });
-      }
-    }
+    if (options.events) events = await openEvents(config);
     // As at service start: an operator may run the CLI before the service ever started.
     await metadata.migrate();
   } catch (err) {
     await close();
     throw err;
   }
-  return { metadata, authenticator: new Authenticator({ metadata, state, logger, cacheTtlMs: authCacheTtlMs(config) }), events, close };
+  return { services: createOperatorServices({ metadata, state, logger, settings: { authCacheTtlMs: authCacheTtlMs(config) } }), events, close };
 }

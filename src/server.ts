@@ -21,12 +21,12 @@ export async function startServer(container: Container): Promise<RunningServer> 
   const listener = createRequestListener({
     logger: container.logger,
     metrics: container.metrics,
-    checks: container.checks,
+    readiness: container.services.readiness,
     ...(servesApi
       ? {
           api: {
-            routes: v1Routes(container),
-            authenticator: container.authenticator,
+            routes: v1Routes({ services: container.services, logger: container.logger }),
+            authenticator: container.services.authenticator,
             rateLimit: new AccountRateLimit({ limiter: container.rateLimiter, metrics: container.metrics, logger: container.logger.child({ component: 'rate-limit' }) }),
           },
         }

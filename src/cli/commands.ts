@@ -2,9 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { OperatorContext } from '../container.js';
 import { DomainError } from '../domain/errors.js';
-import { createAccountWithSecret } from '../services/accounts.service.js';
-import { rotateApiKey } from '../services/apps.service.js';
-import { clientSecretLabel, clientSecretScopes, createClientSecret, revokeClientSecretById } from '../services/client-secrets.service.js';
+import { clientSecretLabel, clientSecretScopes } from '../services/client-secrets.service.js';
 
 /**
  * The operator commands of `npm run cli -- <command>`, for operators without the dashboard. Each
@@ -72,7 +70,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       const name = valid(accountName, options.name, 'name');
       const label = valid(clientSecretLabel, options.label ?? 'initial', 'label');
       const scopes = scopesOption(options.scopes);
-      const created = await createAccountWithSecret(ops.metadata, { name, label, scopes });
+      const created = await ops.services.accounts.createWithSecret({ name, label, scopes });
       out(`Created account ${JSON.stringify(name)}`);
       out(`  account id  ${created.accountId}`);
       out(`  secret id   ${created.secretId}`);
@@ -89,7 +87,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     async run(options, { ops, out }) {
       const label = valid(clientSecretLabel, options.label, 'label');
       const scopes = scopesOption(options.scopes);
-      const created = await createClientSecret(ops.metadata, { accountId: options.account!, label, scopes });
+      const created = await ops.services.clientSecrets.create({ accountId: options.account!, label, scopes });
       out(`Created client secret for account ${options.account!}`);
       out(`  secret id   ${created.secret.id}`);
       out(`  label       ${created.secret.label}`);
@@ -103,7 +101,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: { id: required('<secret id>') },
     needsEventStore: false,
     async run(options, { ops, out }) {
-      const { accountId, outcome } = await revokeClientSecretById(ops, options.id!);
+      const { accountId, outcome } = await ops.services.clientSecrets.revokeById(options.id!);
       out(outcome === 'revoked' ? `Revoked client secret ${options.id!} of account ${accountId}` : `Client secret ${options.id!} of account ${accountId} was already revoked`);
     },
   },
@@ -114,7 +112,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     needsEventStore: false,
     async run(options, { ops, out }) {
       // No account: an operator acts across accounts, so the app is named by its UUID.
-      const { app, apiKey } = await rotateApiKey(ops, null, options.app!);
+      const { app, apiKey } = await ops.services.appKeys.rotate(null, options.app!);
       out(`Rotated the API key of app ${JSON.stringify(app.name)}`);
       out(`  app id      ${app.id}`);
       out(`  account id  ${app.accountId}`);

@@ -1,9 +1,9 @@
+import type { AlertContent } from '../domain/alerting.js';
 /**
  * What every channel's message shares: the level's emoji and colour, how a data value reads, how long
  * text is cut, and the signed webhook's JSON body. Pure functions, no I/O; each channel's own layout
  * lives beside this file (slack-message.ts, discord-message.ts, email-message.ts).
  */
-import type { AlertContent } from './delivery-types.js';
 
 export type AlertLevel = AlertContent['level'];
 

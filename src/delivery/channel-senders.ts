@@ -6,19 +6,15 @@
 import type { Logger } from '../observability/logger.js';
 import { buildWebhookBody } from './alert-format.js';
 import { classifyRequestError, classifyResponse, failed, succeeded } from './delivery-outcome.js';
-import type {
-  AlertContent,
-  AlertSender,
-  DeliveryAttemptResult,
-  DestinationTarget,
-  OutboundHttp,
-} from './delivery-types.js';
+import type { OutboundHttp } from './delivery-types.js';
 import { buildDiscordMessage } from './discord-message.js';
 import { buildEmailMessage } from './email-message.js';
 import { MailSendError, type Mailer } from './mailer.js';
 import { buildSlackMessage } from './slack-message.js';
 import { maskWebhookUrl } from './url-mask.js';
 import { signWebhook } from './webhook-signature.js';
+import type { AlertContent } from '../domain/alerting.js';
+import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../ports/alert-sender.js';
 
 export const DEFAULT_USER_AGENT = 'event-alerting-webhooks/1.0';
 

@@ -3,7 +3,8 @@
  * help, and a short reason that is safe to store, show and log. The delivery loop decides what to do
  * with it; nothing here retries.
  */
-import { OutboundError, type DeliveryAttemptResult, type OutboundResponse } from './delivery-types.js';
+import { OutboundError, type OutboundResponse } from './delivery-types.js';
+import type { DeliveryAttemptResult } from '../ports/alert-sender.js';
 
 /** A receiver asking for more than an hour is capped: the delivery's own backoff limits still apply. */
 export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;

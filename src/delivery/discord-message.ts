@@ -13,7 +13,7 @@ import {
   omittedNote,
   truncate,
 } from './alert-format.js';
-import type { AlertContent } from './delivery-types.js';
+import type { AlertContent } from '../domain/alerting.js';
 
 const TITLE_MAX = 256;
 /** Discord allows 4096; the summary is one sentence, and a shorter cap leaves the 6000 total to data. */

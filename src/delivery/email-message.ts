@@ -12,7 +12,7 @@ import {
   truncate,
   type DataEntry,
 } from './alert-format.js';
-import type { AlertContent } from './delivery-types.js';
+import type { AlertContent } from '../domain/alerting.js';
 
 const SUBJECT_MAX = 200;
 /** Mail has no hard limits, but an alert is read at a glance; the webhook carries everything. */

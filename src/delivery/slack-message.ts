@@ -13,7 +13,7 @@ import {
   truncate,
   type DataEntry,
 } from './alert-format.js';
-import type { AlertContent } from './delivery-types.js';
+import type { AlertContent } from '../domain/alerting.js';
 
 const HEADER_MAX = 150;
 const SECTION_TEXT_MAX = 3000;

@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import { edgeMetrics, httpMetrics, type EdgeMetrics } from '../observability/http-metrics.js';
 import type { Logger } from '../observability/logger.js';
 import type { Authenticator } from '../services/authenticator.js';
-import type { DependencyCheck } from '../services/readiness.js';
+import type { ReadinessService } from '../services/readiness.service.js';
 import { dashboardRouter } from './dashboard.js';
 import { routeTable, type RouteTable, type RouteTemplate } from '../shared/route-table.js';
 import { errorHandler, methodNotAllowedHandler, notFoundHandler } from './error-response.js';
@@ -18,7 +18,8 @@ import { requestLog } from './request-log.js';
 export interface HttpAppDeps {
   readonly logger: Logger;
   readonly metrics: Registry;
-  readonly checks: readonly DependencyCheck[];
+  /** What `/readyz` asks: every dependency of this process's role. */
+  readonly readiness: Pick<ReadinessService, 'check'>;
   /** The `/v1` API; absent in a worker process, which serves only probes and metrics. */
   readonly api?: { readonly routes: readonly AnyRoute[]; readonly authenticator: Authenticator; readonly rateLimit?: AccountRateLimit };
 }
@@ -67,7 +68,7 @@ function createHttpApp(deps: HttpAppDeps, routes: RouteTable, metrics: EdgeMetri
   app.use(requestLog(deps.logger));
   // Before every route, so that probes, 404s and requests refused before their route are counted too.
   app.use(httpMetrics(metrics));
-  app.use(systemRouter({ checks: deps.checks, metrics: deps.metrics, logger: deps.logger }));
+  app.use(systemRouter({ readiness: deps.readiness, metrics: deps.metrics, logger: deps.logger }));
   if (deps.api) {
     app.use(mountRoutes(deps.api.routes, deps.api));
     // The dashboard talks to this API only, so it is served where the API is; after it, so that an

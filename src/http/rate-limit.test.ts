@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
-import type { RateLimitOutcome, RateLimiter } from '../adapters/rate-limit/rate-limiter.js';
+import type { RateLimitOutcome, RateLimiter } from '../ports/rate-limiter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory-rate-limiter.js';
 import { DomainError } from '../domain/errors.js';
 import { AccountRateLimit } from './rate-limit.js';

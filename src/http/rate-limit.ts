@@ -1,8 +1,8 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../adapters/rate-limit/rate-limiter.js';
+import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../ports/rate-limiter.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { CircuitBreaker } from '../services/circuit-breaker.js';
+import { CircuitBreaker } from '../shared/circuit-breaker.js';
 import { withDeadline } from '../shared/deadline.js';
 
 /**

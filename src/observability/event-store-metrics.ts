@@ -1,4 +1,4 @@
-import type { EventStore } from '../adapters/event-store/event-store.js';
+import type { EventStore } from '../ports/event-store.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 type InsertMetrics = Pick<ServiceMetrics, 'clickhouseInsertRows' | 'clickhouseInsertBatches' | 'clickhouseInsertDuration' | 'clickhouseInsertErrors'>;

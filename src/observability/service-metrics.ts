@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { CHANNELS } from '../delivery/delivery-types.js';
-import type { Topics } from '../pipeline/topics.js';
+import type { Topics } from '../domain/messages/topics.js';
+import { CHANNELS } from '../domain/alerting.js';
 
 /**
  * The service's own metrics, exactly as docs/metrics.md lists them (the Prometheus rules and the

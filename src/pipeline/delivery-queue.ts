@@ -1,10 +1,8 @@
-import { z } from 'zod';
-import type { MessageBus } from '../adapters/bus/message-bus.js';
-import { EVENT_LEVELS } from '../adapters/event-store/event-store.js';
-import type { DeliveryStore } from '../adapters/metadata/repositories/delivery-repository.js';
-import type { AlertContent } from '../delivery/delivery-types.js';
-import { CANONICAL_UUID } from '../domain/uuid.js';
-import type { Topics } from './topics.js';
+import type { MessageBus } from '../ports/message-bus.js';
+import type { DeliveryStore } from '../ports/metadata.js';
+import type { Topics } from '../domain/messages/topics.js';
+import { encodeDeliveryJob } from '../domain/messages/delivery-job.js';
+import type { AlertContent } from '../domain/alerting.js';
 
 /**
  * How long a new delivery waits for its job on the deliveries topic before the retry poller takes
@@ -32,40 +30,6 @@ export interface DeliveryQueue {
    */
   enqueue(jobs: readonly NewDeliveryJob[]): Promise<void>;
 }
-
-/** The deliveries topic's message: which delivery to attempt. Its content lives in the delivery row. */
-const jobMessageSchema = z.object({ v: z.literal(1), deliveryId: z.string().regex(CANONICAL_UUID) }).strict();
-
-export function encodeDeliveryJob(deliveryId: string): { key: string; value: Buffer } {
-  return { key: deliveryId, value: Buffer.from(JSON.stringify({ v: 1, deliveryId })) };
-}
-
-export function decodeDeliveryJob(value: Buffer): string | null {
-  try {
-    const parsed = jobMessageSchema.safeParse(JSON.parse(value.toString('utf8')));
-    return parsed.success ? parsed.data.deliveryId : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The alert content as stored in a delivery row, validated when read back (every boundary validates). */
-export const alertContentSchema = z
-  .object({
-    appId: z.string(),
-    appName: z.string(),
-    ruleId: z.string(),
-    ruleName: z.string(),
-    eventId: z.string(),
-    eventName: z.string(),
-    level: z.enum(EVENT_LEVELS),
-    customerId: z.string().nullable(),
-    timestamp: z.string(),
-    data: z.record(z.string(), z.unknown()),
-    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-    test: z.boolean(),
-  })
-  .strict();
 
 /**
  * Deliveries are rows in the metadata database (the record the API lists, with attempts and the next

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimedDelivery } from '../adapters/metadata/repositories/delivery-repository.js';
+import type { ClaimedDelivery } from '../ports/metadata.js';
 import { handOut } from './delivery-worker.js';
 
 const claimed = (id: string, attempts: number): ClaimedDelivery => ({ id, appId: 'app', ruleId: 'rule', actionId: 'action', destinationId: 'dest', eventId: 'event', attempts, payload: '{}' });

@@ -1,13 +1,14 @@
-import type { ConsumedBatch, MessageBus, Subscription } from '../adapters/bus/message-bus.js';
-import type { AttemptToClaim, ClaimedDelivery, DeliveryOutcome, DeliveryStore, FinishedAttempt } from '../adapters/metadata/repositories/delivery-repository.js';
-import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../delivery/delivery-types.js';
+import type { ConsumedBatch, MessageBus, Subscription } from '../ports/message-bus.js';
+import type { AttemptToClaim, ClaimedDelivery, DeliveryOutcome, DeliveryStore, FinishedAttempt } from '../ports/metadata.js';
 import type { RetrySchedule } from '../domain/retry-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DestinationRef, DestinationTargets } from '../services/destination-target.js';
 import { GatheredCalls } from '../shared/gathered-calls.js';
 import { UNKNOWN_CHANNEL, type DeliveryOutcomeLabel, type ServiceMetrics } from '../observability/service-metrics.js';
-import { alertContentSchema, decodeDeliveryJob } from './delivery-queue.js';
-import { EVENT_PARTITIONS, type Topics } from './topics.js';
+import { EVENT_PARTITIONS, type Topics } from '../domain/messages/topics.js';
+import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../ports/alert-sender.js';
+import { alertContentSchema } from '../domain/alerting.js';
+import { decodeDeliveryJob } from '../domain/messages/delivery-job.js';
 
 /**
  * How long one attempt owns its delivery. Longer than a send can take (the outbound client gives up

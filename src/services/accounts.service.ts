@@ -1,7 +1,6 @@
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { AccountEntity } from '../adapters/metadata/entities/account.entity.js';
-import { ClientSecretEntity, type ClientSecretScope } from '../adapters/metadata/entities/client-secret.entity.js';
+import { DuplicateRecordError, type ClientSecretScope, type MetadataRepositories, type MetadataStore } from '../ports/metadata.js';
 import { digestCredential, generateClientSecret, maskedHint, shownPrefix } from '../domain/credentials.js';
+import type { Logger } from '../observability/logger.js';
 
 export interface NewAccountResult {
   readonly accountId: string;
@@ -10,28 +9,69 @@ export interface NewAccountResult {
   readonly clientSecret: string;
 }
 
+/** BOOTSTRAP_CLIENT_SECRET and the name of the account it belongs to. */
+export interface BootstrapSecret {
+  readonly clientSecret: string | null;
+  readonly accountName: string;
+}
+
 /**
- * Creates an account with its first client secret, in one transaction. Accounts have no HTTP
- * endpoint (a client secret always acts inside its own account); operators create them with the
- * CLI (`npm run cli -- create-account`), and the bootstrap secret covers a fresh installation.
+ * Accounts. They have no HTTP endpoint (a client secret always acts inside its own account):
+ * operators create them with the CLI (`npm run cli -- create-account`), and the bootstrap secret
+ * covers a fresh installation.
  */
-export async function createAccountWithSecret(
-  metadata: MetadataStore,
-  input: { name: string; label?: string; scopes?: ClientSecretScope[] },
-): Promise<NewAccountResult> {
-  const clientSecret = generateClientSecret();
-  return metadata.em().transactional(async (tx) => {
-    const account = tx.create(AccountEntity, { name: input.name });
-    const secret = tx.create(ClientSecretEntity, {
-      account,
-      label: input.label ?? 'initial',
-      scopes: input.scopes ?? ['read', 'write'],
-      digest: digestCredential(clientSecret),
-      hint: maskedHint(shownPrefix(clientSecret)),
-      lastUsedAt: null,
-      revokedAt: null,
+export class AccountsService {
+  constructor(private readonly deps: { metadata: MetadataStore; logger: Logger }) {}
+
+  /** Creates an account with its first client secret, in one transaction. */
+  async createWithSecret(input: { name: string; label?: string; scopes?: readonly ClientSecretScope[] }): Promise<NewAccountResult> {
+    const clientSecret = generateClientSecret();
+    return this.deps.metadata.transaction(async (tx) => {
+      const account = await tx.accounts.create({ name: input.name });
+      const secret = await tx.clientSecrets.create({
+        accountId: account.id,
+        label: input.label ?? 'initial',
+        scopes: input.scopes ?? ['read', 'write'],
+        digest: digestCredential(clientSecret),
+        hint: maskedHint(shownPrefix(clientSecret)),
+      });
+      return { accountId: account.id, secretId: secret.id, clientSecret };
     });
-    await tx.flush();
-    return { accountId: account.id, secretId: secret.id, clientSecret };
-  });
+  }
+
+  /**
+   * At start, makes sure an account of that name exists and that this exact value is one of its
+   * active client secrets (label `bootstrap`, all scopes). Every process runs it at start; it is
+   * idempotent, and a secret revoked through the API is made active again, because the operator's
+   * configuration says it should be.
+   */
+  async ensureBootstrapSecret(bootstrap: BootstrapSecret): Promise<void> {
+    if (!bootstrap.clientSecret) return;
+    const register = () => this.deps.metadata.transaction((tx) => this.#registerOnce(tx, bootstrap.clientSecret!, bootstrap.accountName));
+    try {
+      await register();
+    } catch (err) {
+      // Several processes starting at once on a fresh database race to insert the same digest; the
+      // loser finds the winner's row on a second pass.
+      if (!(err instanceof DuplicateRecordError)) throw err;
+      await register();
+    }
+  }
+
+  async #registerOnce(tx: MetadataRepositories, clientSecret: string, accountName: string): Promise<void> {
+    const digest = digestCredential(clientSecret);
+    const existing = await tx.clientSecrets.findByDigest(digest);
+    if (existing) {
+      if (existing.revokedAt) {
+        // The configuration says this secret is active. Say so loudly: if it was revoked because it
+        // leaked, the operator must remove it from the configuration, not just revoke it.
+        this.deps.logger.warn({ account: accountName }, 'BOOTSTRAP_CLIENT_SECRET had been revoked and is active again; unset it once other secrets exist');
+        await tx.clientSecrets.reactivate(existing.id);
+      }
+      return;
+    }
+    const account = (await tx.accounts.findOldestByName(accountName)) ?? (await tx.accounts.create({ name: accountName }));
+    await tx.clientSecrets.create({ accountId: account.id, label: 'bootstrap', scopes: ['read', 'write'], digest, hint: maskedHint(shownPrefix(clientSecret)) });
+    this.deps.logger.info({ account: accountName }, 'bootstrap client secret registered');
+  }
 }

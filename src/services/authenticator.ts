@@ -1,9 +1,5 @@
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { findActiveClientSecretByDigest } from '../adapters/metadata/repositories/client-secret-repository.js';
-import { findAppByApiKeyDigest } from '../adapters/metadata/repositories/app-repository.js';
-import type { ClientSecretScope } from '../adapters/metadata/entities/client-secret.entity.js';
-import { ClientSecretEntity } from '../adapters/metadata/entities/client-secret.entity.js';
-import type { StateStore } from '../adapters/state/state-store.js';
+import type { ClientSecretScope, MetadataRepositories } from '../ports/metadata.js';
+import type { StateStore } from '../ports/state-store.js';
 import { credentialKind, digestCredential, digestsEqual } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
 import { VersionedCache, type VersionReads } from './versioned-cache.js';
@@ -43,13 +39,13 @@ const CACHE_MAX_ENTRIES = 10_000;
  * before the rotating request gets its response.
  */
 export class Authenticator {
-  readonly #metadata: MetadataStore;
+  readonly #metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>;
   readonly #logger: Logger;
   readonly #cache: VersionedCache<Principal>;
   readonly #lastUsedWrites = new Map<string, number>();
 
   /** `cacheTtlMs`: how long a checked credential is trusted (default a minute); 0 checks the database every time. */
-  constructor(deps: { metadata: MetadataStore; state: StateStore; versions?: VersionReads | undefined; logger: Logger; cacheTtlMs?: number | undefined }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger; cacheTtlMs?: number | undefined }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
     this.#cache = new VersionedCache({
@@ -81,15 +77,15 @@ export class Authenticator {
   }
 
   async #lookupApiKey(digest: string): Promise<ApiKeyPrincipal | null> {
-    const app = await findAppByApiKeyDigest(this.#metadata.em(), digest);
+    const app = await this.#metadata.apps.findByApiKeyDigest(digest);
     if (!app || !digestsEqual(app.apiKeyDigest, digest)) return null;
-    return { kind: 'api_key', accountId: app.account.id, appId: app.id };
+    return { kind: 'api_key', accountId: app.accountId, appId: app.id };
   }
 
   async #lookupClientSecret(digest: string): Promise<ClientPrincipal | null> {
-    const secret = await findActiveClientSecretByDigest(this.#metadata.em(), digest);
+    const secret = await this.#metadata.clientSecrets.findActiveByDigest(digest);
     if (!secret || !digestsEqual(secret.digest, digest)) return null;
-    return { kind: 'client', accountId: secret.account.id, secretId: secret.id, scopes: [...secret.scopes] };
+    return { kind: 'client', accountId: secret.accountId, secretId: secret.id, scopes: [...secret.scopes] };
   }
 
   /** Records `lastUsedAt` of client secrets, at most once a minute each, off the request path. */
@@ -98,9 +94,8 @@ export class Authenticator {
     const now = Date.now();
     if ((this.#lastUsedWrites.get(principal.secretId) ?? 0) > now - LAST_USED_WRITE_INTERVAL_MS) return;
     this.#lastUsedWrites.set(principal.secretId, now);
-    this.#metadata
-      .em()
-      .nativeUpdate(ClientSecretEntity, { id: principal.secretId }, { lastUsedAt: new Date(now) })
+    this.#metadata.clientSecrets
+      .recordUse(principal.secretId, new Date(now))
       .catch((err: unknown) => this.#logger.warn({ err }, 'could not record lastUsedAt of a client secret'));
   }
 }

@@ -1,25 +1,11 @@
 import { z } from 'zod';
 import { isDisplayText } from '../domain/text.js';
-import type { ClientSecret, ClientSecretScope } from '../adapters/metadata/entities/client-secret.entity.js';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { findAccountById, lockAccount } from '../adapters/metadata/repositories/account-repository.js';
-import {
-  countActiveClientSecrets,
-  createClientSecret as insertClientSecret,
-  findClientSecretById,
-  findClientSecretOfAccount,
-  listClientSecretsOfAccount,
-  revokeActiveClientSecret,
-} from '../adapters/metadata/repositories/client-secret-repository.js';
+import type { ClientSecretRecord, ClientSecretScope, MetadataStore } from '../ports/metadata.js';
 import { digestCredential, generateClientSecret, maskedHint, shownPrefix } from '../domain/credentials.js';
 import { DomainError } from '../domain/errors.js';
 import { isUuid } from '../domain/uuid.js';
+import { notFound } from './app-lookup.js';
 import type { Authenticator } from './authenticator.js';
-
-/**
- * Client secrets of an account: create, list, revoke. Called by the `/v1/client-secrets` routes,
- * where the account is the caller's own, and by the CLI, where an operator names it.
- */
 
 export const CLIENT_SECRET_SCOPES = ['read', 'write'] as const satisfies readonly ClientSecretScope[];
 
@@ -57,7 +43,7 @@ export interface CreatedClientSecret {
   readonly secret: ClientSecretView;
 }
 
-export function toClientSecretView(secret: ClientSecret): ClientSecretView {
+export function toClientSecretView(secret: ClientSecretRecord): ClientSecretView {
   return {
     id: secret.id,
     label: secret.label,
@@ -69,95 +55,88 @@ export function toClientSecretView(secret: ClientSecret): ClientSecretView {
   };
 }
 
-/** One message for "no such secret in this account", whether it is unknown, malformed or another account's. */
-const notFound = (): DomainError => new DomainError('not_found', 'Resource not found');
-
 /**
- * Creates a secret in the account. `grantedBy` is the scope set of the secret making the request:
- * a secret cannot mint one with a scope it lacks itself (a write-only secret could otherwise create
- * a read-write one and read after all). The CLI passes none: an operator may grant anything.
+ * Client secrets of an account: create, list, revoke. Called by the `/v1/client-secrets` routes,
+ * where the account is the caller's own, and by the CLI, where an operator names it.
  */
-export async function createClientSecret(
-  metadata: MetadataStore,
-  input: { accountId: string; label: string; scopes: readonly ClientSecretScope[]; grantedBy?: readonly ClientSecretScope[] },
-): Promise<CreatedClientSecret> {
-  const { grantedBy } = input;
-  if (grantedBy && input.scopes.some((scope) => !grantedBy.includes(scope))) {
-    throw new DomainError('forbidden', 'Insufficient scope');
+export class ClientSecretsService {
+  constructor(private readonly deps: { metadata: MetadataStore; authenticator: Authenticator }) {}
+
+  /**
+   * Creates a secret in the account. `grantedBy` is the scope set of the secret making the request:
+   * a secret cannot mint one with a scope it lacks itself (a write-only secret could otherwise create
+   * a read-write one and read after all). The CLI passes none: an operator may grant anything.
+   */
+  async create(input: { accountId: string; label: string; scopes: readonly ClientSecretScope[]; grantedBy?: readonly ClientSecretScope[] }): Promise<CreatedClientSecret> {
+    const { grantedBy } = input;
+    if (grantedBy && input.scopes.some((scope) => !grantedBy.includes(scope))) {
+      throw new DomainError('forbidden', 'Insufficient scope');
+    }
+    const value = generateClientSecret();
+    const account = isUuid(input.accountId) ? await this.deps.metadata.accounts.findById(input.accountId.toLowerCase()) : null;
+    if (!account) throw new DomainError('not_found', 'Account not found');
+    const secret = await this.deps.metadata.clientSecrets.create({
+      accountId: account.id,
+      label: input.label,
+      scopes: [...input.scopes],
+      digest: digestCredential(value),
+      hint: maskedHint(shownPrefix(value)),
+    });
+    return { clientSecret: value, secret: toClientSecretView(secret) };
   }
-  const value = generateClientSecret();
-  const em = metadata.em();
-  const account = isUuid(input.accountId) ? await findAccountById(em, input.accountId.toLowerCase()) : null;
-  if (!account) throw new DomainError('not_found', 'Account not found');
-  const secret = await insertClientSecret(em, {
-    accountId: account.id,
-    label: input.label,
-    scopes: [...input.scopes],
-    digest: digestCredential(value),
-    hint: maskedHint(shownPrefix(value)),
-  });
-  return { clientSecret: value, secret: toClientSecretView(secret) };
-}
 
-export async function listClientSecrets(metadata: MetadataStore, accountId: string, page: { limit: number; offset: number }): Promise<ClientSecretView[]> {
-  const secrets = await listClientSecretsOfAccount(metadata.em(), accountId, page);
-  return secrets.map(toClientSecretView);
-}
+  async list(accountId: string, page: { limit: number; offset: number }): Promise<ClientSecretView[]> {
+    return (await this.deps.metadata.clientSecrets.list(accountId, page)).map(toClientSecretView);
+  }
 
-/**
- * Revokes a secret of the account. From the moment this resolves, the secret fails with 401 on
- * every API process (the authenticator's shared version is bumped before returning).
- *
- * - Another account's secret, an unknown id and an id that is not even a UUID are all 404: whether
- *   an id exists elsewhere is not the caller's business, and a malformed id cannot exist.
- * - An already revoked secret of the account is a success (`already_revoked`, 204 over HTTP):
- *   DELETE is idempotent, so a client retrying after a lost response is not told it failed. The
- *   original `revokedAt` is kept.
- * - Revoking the account's last active secret is a conflict: the account would be locked out of
- *   the API for good (accounts have no other way in).
- */
-export async function revokeClientSecret(
-  deps: { metadata: MetadataStore; authenticator: Authenticator },
-  input: { accountId: string; secretId: string },
-): Promise<'revoked' | 'already_revoked'> {
-  if (!isUuid(input.secretId) || !isUuid(input.accountId)) throw notFound();
-  // Ids are stored in lower case; SQLite compares text exactly, PostgreSQL's uuid type ignores case.
-  const accountId = input.accountId.toLowerCase();
-  const secretId = input.secretId.toLowerCase();
+  /**
+   * Revokes a secret of the account. From the moment this resolves, the secret fails with 401 on
+   * every API process (the authenticator's shared version is bumped before returning).
+   *
+   * - Another account's secret, an unknown id and an id that is not even a UUID are all 404: whether
+   *   an id exists elsewhere is not the caller's business, and a malformed id cannot exist.
+   * - An already revoked secret of the account is a success (`already_revoked`, 204 over HTTP):
+   *   DELETE is idempotent, so a client retrying after a lost response is not told it failed. The
+   *   original `revokedAt` is kept.
+   * - Revoking the account's last active secret is a conflict: the account would be locked out of
+   *   the API for good (accounts have no other way in).
+   */
+  async revoke(input: { accountId: string; secretId: string }): Promise<'revoked' | 'already_revoked'> {
+    if (!isUuid(input.secretId) || !isUuid(input.accountId)) throw notFound();
+    // Ids are stored in lower case; SQLite compares text exactly, PostgreSQL's uuid type ignores case.
+    const accountId = input.accountId.toLowerCase();
+    const secretId = input.secretId.toLowerCase();
 
-  const outcome = await deps.metadata.em().transactional(async (tx) => {
-    // The write comes first on purpose. On SQLite it makes this transaction the single writer before
-    // it reads anything (a transaction that reads first and writes later can fail with a busy
-    // snapshot if another process, such as the CLI, wrote in between). On PostgreSQL the account
-    // lock taken next serialises revocations within the account, and the count after it is a new
-    // statement that sees every revocation committed before the lock was granted: two concurrent
-    // revocations of an account's last two active secrets cannot both succeed.
-    const changed = await revokeActiveClientSecret(tx, { accountId, id: secretId, at: new Date() });
-    if (changed === 0) {
-      if (!(await findClientSecretOfAccount(tx, accountId, secretId))) throw notFound();
-      return 'already_revoked' as const;
-    }
-    await lockAccount(tx, accountId);
-    if ((await countActiveClientSecrets(tx, accountId)) === 0) {
-      // Thrown inside the transaction, so the UPDATE above is rolled back.
-      throw new DomainError('conflict', 'Cannot revoke the last active client secret of the account; create another one first');
-    }
-    return 'revoked' as const;
-  });
+    const outcome = await this.deps.metadata.transaction(async (tx) => {
+      // The write comes first on purpose. On SQLite it makes this transaction the single writer before
+      // it reads anything (a transaction that reads first and writes later can fail with a busy
+      // snapshot if another process, such as the CLI, wrote in between). On PostgreSQL the account
+      // lock taken next serialises revocations within the account, and the count after it is a new
+      // statement that sees every revocation committed before the lock was granted: two concurrent
+      // revocations of an account's last two active secrets cannot both succeed.
+      if (!(await tx.clientSecrets.revokeActive({ accountId, id: secretId, at: new Date() }))) {
+        if (!(await tx.clientSecrets.findInAccount(accountId, secretId))) throw notFound();
+        return 'already_revoked' as const;
+      }
+      await tx.accounts.lock(accountId);
+      if ((await tx.clientSecrets.countActive(accountId)) === 0) {
+        // Thrown inside the transaction, so the revocation above is rolled back.
+        throw new DomainError('conflict', 'Cannot revoke the last active client secret of the account; create another one first');
+      }
+      return 'revoked' as const;
+    });
 
-  // Also on `already_revoked`: if the earlier attempt committed but could not bump the version (say
-  // Redis was unreachable), its retry is what makes every process re-check.
-  await deps.authenticator.revoked();
-  return outcome;
-}
+    // Also on `already_revoked`: if the earlier attempt committed but could not bump the version (say
+    // Redis was unreachable), its retry is what makes every process re-check.
+    await this.deps.authenticator.revoked();
+    return outcome;
+  }
 
-/** For the operator CLI, which names a secret but not its account: revokes it in whichever account holds it. */
-export async function revokeClientSecretById(
-  deps: { metadata: MetadataStore; authenticator: Authenticator },
-  secretId: string,
-): Promise<{ accountId: string; outcome: 'revoked' | 'already_revoked' }> {
-  const secret = isUuid(secretId) ? await findClientSecretById(deps.metadata.em(), secretId.toLowerCase()) : null;
-  if (!secret) throw new DomainError('not_found', `No client secret with id ${secretId}`);
-  const accountId = secret.account.id;
-  return { accountId, outcome: await revokeClientSecret(deps, { accountId, secretId: secret.id }) };
+  /** For the operator CLI, which names a secret but not its account: revokes it in whichever account holds it. */
+  async revokeById(secretId: string): Promise<{ accountId: string; outcome: 'revoked' | 'already_revoked' }> {
+    const secret = isUuid(secretId) ? await this.deps.metadata.clientSecrets.findById(secretId.toLowerCase()) : null;
+    if (!secret) throw new DomainError('not_found', `No client secret with id ${secretId}`);
+    const { accountId } = secret;
+    return { accountId, outcome: await this.revoke({ accountId, secretId: secret.id }) };
+  }
 }

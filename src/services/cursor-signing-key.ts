@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { getOrCreateSetting } from '../adapters/metadata/repositories/service-setting-repository.js';
+import type { SettingRepository } from '../ports/metadata.js';
 
 const CURSOR_KEY_SETTING = 'event-cursor-signing-key';
 
@@ -12,10 +11,10 @@ const CURSOR_KEY_SETTING = 'event-cursor-signing-key';
 export class CursorSigningKey {
   #key: Promise<Buffer> | undefined;
 
-  constructor(private readonly metadata: MetadataStore) {}
+  constructor(private readonly settings: SettingRepository) {}
 
   get(): Promise<Buffer> {
-    this.#key ??= getOrCreateSetting(this.metadata.em(), CURSOR_KEY_SETTING, () => randomBytes(32).toString('base64')).then(
+    this.#key ??= this.settings.getOrCreate(CURSOR_KEY_SETTING, () => randomBytes(32).toString('base64')).then(
       (value) => Buffer.from(value, 'base64'),
       (err: unknown) => {
         this.#key = undefined;

@@ -1,39 +1,35 @@
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
+import type { MetadataStore } from '../ports/metadata.js';
 import type { MetadataValue } from '../domain/default-metadata.js';
-import { requireApp } from './app-lookup.js';
+import { notFound, requireApp } from './app-lookup.js';
 import type { IngestConfigCache } from './ingest-config.js';
+
+export interface DefaultMetadataDeps {
+  readonly metadata: MetadataStore;
+  /** Told about every change, so ingest merges the new defaults from the next request on. */
+  readonly ingestConfig: Pick<IngestConfigCache, 'changed'>;
+}
 
 /**
  * An app's default metadata, kept on the app row: it is read with the app on every ingest, and at
  * most 50 small values it does not need a table of its own.
  */
-export interface DefaultMetadataDeps {
-  readonly metadata: MetadataStore;
-  /** Told about every change, so ingest merges the new defaults from the next request on. */
-  readonly ingestConfig: IngestConfigCache;
-}
+export class DefaultMetadataService {
+  constructor(private readonly deps: DefaultMetadataDeps) {}
 
-export async function getDefaultMetadata(deps: DefaultMetadataDeps, accountId: string, appIdOrSlug: string): Promise<Record<string, MetadataValue>> {
-  const app = await requireApp(deps.metadata.em(), accountId, appIdOrSlug);
-  return app.defaultMetadata;
-}
-
-/** PUT semantics: the given object becomes the whole default metadata; `{}` clears it. */
-export async function replaceDefaultMetadata(
-  deps: DefaultMetadataDeps,
-  accountId: string,
-  appIdOrSlug: string,
-  values: Record<string, MetadataValue>,
-): Promise<Record<string, MetadataValue>> {
-  const em = deps.metadata.em();
-  const app = await requireApp(em, accountId, appIdOrSlug);
-  // Only a real change is written, so the app's `updatedAt` means "last changed".
-  if (!sameEntries(app.defaultMetadata, values)) {
-    app.defaultMetadata = { ...values };
-    await em.flush();
-    await deps.ingestConfig.changed();
+  async get(accountId: string, appIdOrSlug: string): Promise<Readonly<Record<string, MetadataValue>>> {
+    return (await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug)).defaultMetadata;
   }
-  return app.defaultMetadata;
+
+  /** PUT semantics: the given object becomes the whole default metadata; `{}` clears it. */
+  async replace(accountId: string, appIdOrSlug: string, values: Readonly<Record<string, MetadataValue>>): Promise<Readonly<Record<string, MetadataValue>>> {
+    const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
+    // Only a real change is written, so the app's `updatedAt` means "last changed".
+    if (sameEntries(app.defaultMetadata, values)) return app.defaultMetadata;
+    const updated = await this.deps.metadata.apps.update(app.id, { defaultMetadata: { ...values } });
+    if (!updated) throw notFound();
+    await this.deps.ingestConfig.changed();
+    return updated.defaultMetadata;
+  }
 }
 
 function sameEntries(a: Readonly<Record<string, MetadataValue>>, b: Readonly<Record<string, MetadataValue>>): boolean {

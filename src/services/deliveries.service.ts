@@ -1,27 +1,15 @@
-import type { Delivery, DeliveryStatus } from '../adapters/metadata/entities/delivery.entity.js';
-import { DeliveryRepository } from '../adapters/metadata/repositories/delivery-repository.js';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
+import type { DeliveryListQuery as StoredDeliveryQuery, DeliveryRecord, MetadataStore } from '../ports/metadata.js';
 import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor.js';
 import { requireApp } from './app-lookup.js';
-import { CursorSigningKey } from './cursor-signing-key.js';
+import type { CursorSigningKey } from './cursor-signing-key.js';
 
-export interface DeliveryView {
-  readonly id: string;
-  readonly ruleId: string;
-  readonly actionId: string;
-  readonly destinationId: string;
-  readonly eventId: string;
-  readonly status: DeliveryStatus;
-  readonly attempts: number;
-  readonly lastError: string | null;
+export interface DeliveryView extends Pick<DeliveryRecord, 'id' | 'ruleId' | 'actionId' | 'destinationId' | 'eventId' | 'status' | 'attempts' | 'lastError'> {
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
-export interface DeliveryListQuery {
-  readonly ruleId?: string | undefined;
-  readonly status?: DeliveryStatus | undefined;
-  readonly limit: number;
+/** The filters of the stored list, with a signed cursor instead of the keyset position. */
+export interface DeliveryListQuery extends Omit<StoredDeliveryQuery, 'after'> {
   readonly cursor?: string | undefined;
 }
 
@@ -31,21 +19,15 @@ export interface DeliveryListQuery {
  * `list: deliveries` is part of the bound filters, so an events cursor is refused here.
  */
 export class DeliveriesService {
-  readonly #repository: DeliveryRepository;
-  readonly #cursorKey: CursorSigningKey;
-
-  constructor(private readonly deps: { metadata: MetadataStore }) {
-    this.#repository = new DeliveryRepository(deps.metadata);
-    this.#cursorKey = new CursorSigningKey(deps.metadata);
-  }
+  constructor(private readonly deps: { metadata: MetadataStore; cursorKey: CursorSigningKey }) {}
 
   async list(accountId: string, appIdOrSlug: string, query: DeliveryListQuery): Promise<{ items: DeliveryView[]; nextCursor: string | null }> {
-    const app = await requireApp(this.deps.metadata.em(), accountId, appIdOrSlug);
+    const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
     const scope: CursorScope = { appId: app.id, filters: { list: 'deliveries', ruleId: query.ruleId, status: query.status } };
-    const key = await this.#cursorKey.get();
+    const key = await this.deps.cursorKey.get();
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, key).id;
     // One more than asked tells whether another page exists without a count query.
-    const rows = await this.#repository.list(app.id, { ruleId: query.ruleId, status: query.status, limit: query.limit + 1, after });
+    const rows = await this.deps.metadata.deliveries.list(app.id, { ruleId: query.ruleId, status: query.status, limit: query.limit + 1, after });
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
     const nextCursor = rows.length > query.limit && last ? encodeCursor({ timestamp: last.createdAt, id: last.id }, scope, key) : null;
@@ -53,7 +35,7 @@ export class DeliveriesService {
   }
 }
 
-function toView(delivery: Delivery): DeliveryView {
+function toView(delivery: DeliveryRecord): DeliveryView {
   return {
     id: delivery.id,
     ruleId: delivery.ruleId,

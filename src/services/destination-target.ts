@@ -1,14 +1,12 @@
-import type { Destination } from '../adapters/metadata/entities/destination.entity.js';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { findDestinationsByIds } from '../adapters/metadata/repositories/destination-repository.js';
-import type { DestinationTarget } from '../delivery/delivery-types.js';
+import type { DestinationRecord, DestinationRepository } from '../ports/metadata.js';
 import { maskWebhookUrl } from '../delivery/url-mask.js';
+import type { DestinationTarget } from '../ports/alert-sender.js';
 
 /** What a sender needs of a destination row: the full url and the signing secret, never for display. */
-export function toDestinationTarget(destination: Destination): DestinationTarget {
+export function toDestinationTarget(destination: DestinationRecord): DestinationTarget {
   return {
     id: destination.id,
-    appId: destination.app.id,
+    appId: destination.appId,
     type: destination.type,
     label: destination.label,
     url: destination.url,
@@ -18,7 +16,7 @@ export function toDestinationTarget(destination: Destination): DestinationTarget
 }
 
 /** How a rule action shows its destination: the masked url (its path is a secret) or the e-mail address. */
-export function shownTarget(destination: Pick<Destination, 'url' | 'email'>): string | null {
+export function shownTarget(destination: Pick<DestinationRecord, 'url' | 'email'>): string | null {
   return destination.url !== null ? maskWebhookUrl(destination.url) : destination.email;
 }
 
@@ -38,7 +36,7 @@ export interface DestinationTargets {
  * deleted destination fails the delivery), read fresh for every attempt; the attempts that ask at once
  * share one query per app.
  */
-export function destinationTargets(metadata: MetadataStore): DestinationTargets {
+export function destinationTargets(destinations: Pick<DestinationRepository, 'findByIds'>): DestinationTargets {
   return {
     async targets(refs) {
       const idsByApp = new Map<string, Set<string>>();
@@ -46,9 +44,8 @@ export function destinationTargets(metadata: MetadataStore): DestinationTargets 
         const ids = idsByApp.get(appId) ?? new Set<string>();
         idsByApp.set(appId, ids.add(destinationId));
       }
-      const em = metadata.em();
-      const found = await Promise.all([...idsByApp].map(([appId, ids]) => findDestinationsByIds(em, appId, [...ids])));
-      const byKey = new Map(found.flat().map((d) => [`${d.app.id}/${d.id}`, toDestinationTarget(d)]));
+      const found = await Promise.all([...idsByApp].map(([appId, ids]) => destinations.findByIds(appId, [...ids])));
+      const byKey = new Map(found.flat().map((d) => [`${d.appId}/${d.id}`, toDestinationTarget(d)]));
       return refs.map(({ appId, destinationId }) => byKey.get(`${appId}/${destinationId}`) ?? null);
     },
   };

@@ -1,10 +1,11 @@
-import type { MessageBus } from '../adapters/bus/message-bus.js';
-import type { EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
-import { encodeEventEntry, encodeEventMessages, messagesByApp, type PendingEntry } from '../pipeline/event-message.js';
-import type { Topics } from '../pipeline/topics.js';
+import type { MessageBus } from '../ports/message-bus.js';
+import type { EventStore } from '../ports/event-store.js';
+import { ALREADY_STORED_HEADER, encodeEventEntry, encodeEventMessages, messagesByApp, type PendingEntry } from '../domain/messages/event-message.js';
+import type { Topics } from '../domain/messages/topics.js';
 import type { KafkaBusMetrics } from '../observability/service-metrics.js';
-import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
-import { ProduceBatcher } from './produce-batcher.js';
+import { CircuitBreaker, CircuitOpenError } from '../shared/circuit-breaker.js';
+import { ProduceBatcher } from '../shared/produce-batcher.js';
+import type { StoredEvent } from '../domain/events.js';
 
 /**
  * Where accepted events go. When `publish` resolves, the events are durable and the edge may answer
@@ -19,12 +20,6 @@ export interface EventSink {
   close(): Promise<void>;
 }
 
-/**
- * Header on a bus message whose event is already in the store (embedded mode): the pipeline skips the
- * insert and goes straight to what follows storing. A redundant insert would be harmless (inserts are
- * idempotent by id) but would double chDB's write work.
- */
-export const ALREADY_STORED_HEADER = 'x-already-stored';
 
 /**
  * Bytes of messages per shared produce call. A broker refuses a record batch over its

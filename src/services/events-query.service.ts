@@ -1,8 +1,9 @@
-import type { EventLevel, EventStore, StoredEvent } from '../adapters/event-store/event-store.js';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { AppRepository } from '../ports/metadata.js';
 import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor.js';
 import { requireApp } from './app-lookup.js';
-import { CursorSigningKey } from './cursor-signing-key.js';
+import type { CursorSigningKey } from './cursor-signing-key.js';
+import type { EventLevel, StoredEvent } from '../domain/events.js';
 
 export interface EventListQuery {
   readonly level?: EventLevel | undefined;
@@ -25,14 +26,10 @@ export interface EventPage {
  * event twice or skips one, however many events arrive meanwhile.
  */
 export class EventsQueryService {
-  readonly #cursorKey: CursorSigningKey;
-
-  constructor(private readonly deps: { metadata: MetadataStore; events: EventStore }) {
-    this.#cursorKey = new CursorSigningKey(deps.metadata);
-  }
+  constructor(private readonly deps: { apps: AppRepository; events: EventStore; cursorKey: CursorSigningKey }) {}
 
   async list(accountId: string, appIdOrSlug: string, query: EventListQuery): Promise<EventPage> {
-    const app = await requireApp(this.deps.metadata.em(), accountId, appIdOrSlug);
+    const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
     const scope: CursorScope = {
       appId: app.id,
       filters: {
@@ -43,7 +40,7 @@ export class EventsQueryService {
         to: query.to?.toISOString(),
       },
     };
-    const key = await this.#cursorKey.get();
+    const key = await this.deps.cursorKey.get();
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, key);
     // One more than asked tells whether another page exists without a count query.
     const rows = await this.deps.events.query({

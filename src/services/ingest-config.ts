@@ -1,11 +1,9 @@
-import type { MetadataValue } from '../adapters/event-store/event-store.js';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { AppEntity } from '../adapters/metadata/entities/app.entity.js';
-import { EventSchemaEntity } from '../adapters/metadata/entities/event-schema.entity.js';
-import type { StateStore } from '../adapters/state/state-store.js';
+import type { MetadataRepositories } from '../ports/metadata.js';
+import type { StateStore } from '../ports/state-store.js';
 import type { SchemaField } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
 import { VersionedCache, type VersionReads } from './versioned-cache.js';
+import type { MetadataValue } from '../domain/events.js';
 
 /** What ingest needs of an app besides its key: default metadata and the schemas to check against. */
 export interface IngestConfig {
@@ -25,10 +23,10 @@ const MAX_APPS = 10_000;
  * answers.
  */
 export class IngestConfigCache {
-  readonly #metadata: MetadataStore;
+  readonly #metadata: Pick<MetadataRepositories, 'apps' | 'schemas'>;
   readonly #cache: VersionedCache<IngestConfig>;
 
-  constructor(deps: { metadata: MetadataStore; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'schemas'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: INGEST_CONFIG_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
   }
@@ -44,13 +42,12 @@ export class IngestConfigCache {
   }
 
   async #load(appId: string): Promise<IngestConfig | null> {
-    const em = this.#metadata.em();
-    const app = await em.findOne(AppEntity, { id: appId }, { fields: ['id', 'defaultMetadata'] });
+    const app = await this.#metadata.apps.findById(appId);
     if (!app) return null;
-    const schemas = await em.find(EventSchemaEntity, { app: appId }, { fields: ['eventName', 'fields', 'metadataFields'] });
+    const schemas = await this.#metadata.schemas.listAll(appId);
     return {
       defaultMetadata: { ...app.defaultMetadata },
-      schemas: new Map(schemas.map((s) => [s.eventName, { fields: s.fields as SchemaField[], metadataFields: s.metadataFields as SchemaField[] }])),
+      schemas: new Map(schemas.map((s) => [s.eventName, { fields: s.fields as readonly SchemaField[], metadataFields: s.metadataFields as readonly SchemaField[] }])),
     };
   }
 }

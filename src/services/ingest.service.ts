@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import type { EventLevel, MetadataValue, StoredEvent } from '../adapters/event-store/event-store.js';
-import type { StateStore } from '../adapters/state/state-store.js';
-import type { Config } from '../config.js';
+import type { StateStore } from '../ports/state-store.js';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
 import { validateAgainstSchema } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { EventSink } from './event-sink.js';
 import type { IngestConfigCache } from './ingest-config.js';
+import type { EventLevel, MetadataValue, StoredEvent } from '../domain/events.js';
 
 /** One event as the client sent it, validated for form at the edge. */
 export interface IngestItem {
@@ -37,6 +36,12 @@ export interface IngestRequest {
   };
 }
 
+/** `replayed`: the response is the stored one of an earlier request with the same Idempotency-Key. */
+export interface IngestResult {
+  readonly response: IngestResponse;
+  readonly replayed: boolean;
+}
+
 /** A repeat of an `Idempotency-Key` within 24 h returns the first response. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -62,22 +67,24 @@ interface IdempotencyRecord {
 export class IngestService {
   constructor(
     private readonly deps: {
-      config: IngestConfigCache;
+      ingestConfig: Pick<IngestConfigCache, 'get'>;
       state: StateStore;
       sink: EventSink;
       logger: Logger;
-      /** `idempotencyKeysPerApp`: records kept per app, so a client inventing a key per request cannot grow them without bound. */
-      settings: Pick<Config, 'idempotencyKeysPerApp'>;
+      settings: {
+        /** Records kept per app, so a client inventing a key per request cannot grow them without bound. */
+        readonly idempotencyKeysPerApp: number;
+      };
     },
   ) {}
 
-  async ingest(request: IngestRequest): Promise<{ response: IngestResponse; replayed: boolean }> {
+  async ingest(request: IngestRequest): Promise<IngestResult> {
     if (request.idempotency === undefined) return { response: await this.#accept(request), replayed: false };
     return this.#idempotent(request, request.idempotency);
   }
 
   async #accept(request: IngestRequest): Promise<IngestResponse> {
-    const config = await this.deps.config.get(request.appId);
+    const config = await this.deps.ingestConfig.get(request.appId);
     // The key authenticated a moment ago; its app may have been deleted since.
     if (!config) throw new DomainError('unauthenticated', 'Invalid or missing authentication');
 
@@ -123,7 +130,7 @@ export class IngestService {
    * Each app keeps its newest `settings.idempotencyKeysPerApp` records: past that, the oldest are forgotten
    * first (a repeat of one of those is then accepted again), which is the price of a bound.
    */
-  async #idempotent(request: IngestRequest, idempotency: { key: string; bodyDigest: string }): Promise<{ response: IngestResponse; replayed: boolean }> {
+  async #idempotent(request: IngestRequest, idempotency: { key: string; bodyDigest: string }): Promise<IngestResult> {
     const scope = `idem:${request.appId}`;
     const key = `${scope}:${createHash('sha256').update(idempotency.key).digest('base64url')}`;
     const claim: IdempotencyRecord = { h: idempotency.bodyDigest };

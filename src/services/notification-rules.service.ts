@@ -1,31 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { EntityManager } from '@mikro-orm/core';
-import type { NotificationRule, StoredRuleAction } from '../adapters/metadata/entities/notification-rule.entity.js';
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { findDestinationsByIds } from '../adapters/metadata/repositories/destination-repository.js';
-import {
-  createNotificationRule as insertRule,
-  deleteNotificationRuleById,
-  findNotificationRuleById,
-  listNotificationRules as listRuleRows,
-} from '../adapters/metadata/repositories/notification-rule-repository.js';
-import type { StateStore } from '../adapters/state/state-store.js';
-import { ruleStatKeys, type Channel } from '../delivery/delivery-types.js';
+import type { DestinationRepository, MetadataStore, NotificationRuleChanges, NotificationRuleRecord, StoredRuleAction } from '../ports/metadata.js';
+import type { StateStore } from '../ports/state-store.js';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
-import type { Condition, ConditionInput, MatchMode } from '../domain/rule-conditions.js';
-import { isUuid } from '../domain/uuid.js';
+import type { Condition, ConditionInput } from '../domain/rule-conditions.js';
 import type { Logger } from '../observability/logger.js';
-import { notFound, requireApp } from './app-lookup.js';
+import { deleteById, notFound, requireApp, requireById } from './app-lookup.js';
 import { shownTarget } from './destination-target.js';
 import { readRuleStats, type RuleStats } from './rule-stats.js';
 import type { RuleSetCache } from './rule-set-cache.js';
+import type { Channel } from '../domain/alerting.js';
+import { ruleStatKeys } from '../domain/rule-state-keys.js';
 
-/**
- * Notification rules. Conditions arrive validated by the route (domain/rule-conditions.ts); here: the
- * app lookup, server-assigned ids, actions checked against the app's destinations, and the trigger
- * statistics the worker keeps in the state store.
- */
 export interface RuleActionView {
   readonly id: string;
   readonly destinationId: string;
@@ -35,16 +21,9 @@ export interface RuleActionView {
   readonly enabled: boolean;
 }
 
-export interface RuleView extends RuleStats {
-  readonly id: string;
-  readonly appId: string;
-  readonly name: string;
-  readonly eventName: string;
-  readonly enabled: boolean;
-  readonly match: MatchMode;
+export interface RuleView extends RuleStats, Pick<NotificationRuleRecord, 'id' | 'appId' | 'name' | 'eventName' | 'enabled' | 'match' | 'cooldownSeconds'> {
   readonly conditions: Condition[];
   readonly actions: RuleActionView[];
-  readonly cooldownSeconds: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -56,14 +35,9 @@ export interface RuleActionInput {
   readonly enabled: boolean;
 }
 
-export interface NewRuleInput {
-  readonly name: string;
-  readonly eventName: string;
-  readonly enabled: boolean;
-  readonly match: MatchMode;
+export interface NewRuleInput extends Pick<NotificationRuleRecord, 'name' | 'eventName' | 'enabled' | 'match' | 'cooldownSeconds'> {
   readonly conditions: readonly ConditionInput[];
   readonly actions: readonly RuleActionInput[];
-  readonly cooldownSeconds: number;
 }
 
 export type RuleChanges = { readonly [K in keyof NewRuleInput]?: NewRuleInput[K] | undefined };
@@ -78,94 +52,87 @@ export interface NotificationRulesDeps {
 
 type Targets = ReadonlyMap<string, string | null>;
 
-export async function createNotificationRule(deps: NotificationRulesDeps, accountId: string, appIdOrSlug: string, input: NewRuleInput): Promise<RuleView> {
-  const app = await requireApp(deps.metadata.em(), accountId, appIdOrSlug);
-  // In one transaction with the destinations locked FOR SHARE: see deleteDestination.
-  const { rule, targets } = await deps.metadata.em().transactional(async (tx) => {
-    const resolved = await resolveActions(tx, app.id, input.actions, []);
-    const created = await insertRule(tx, {
-      appId: app.id,
-      name: input.name,
-      eventName: input.eventName,
-      enabled: input.enabled,
-      match: input.match,
-      conditions: toConditions(input.conditions, []),
-      actions: resolved.actions,
-      cooldownSeconds: input.cooldownSeconds,
+/**
+ * Notification rules. Conditions arrive validated by the route (domain/rule-conditions.ts); here: the
+ * app lookup, server-assigned ids, actions checked against the app's destinations, and the trigger
+ * statistics the worker keeps in the state store.
+ */
+export class NotificationRulesService {
+  constructor(private readonly deps: NotificationRulesDeps) {}
+
+  async create(accountId: string, appIdOrSlug: string, input: NewRuleInput): Promise<RuleView> {
+    const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
+    // In one transaction with the destinations locked FOR SHARE: see DestinationsService.delete.
+    const { rule, targets } = await this.deps.metadata.transaction(async (tx) => {
+      const resolved = await resolveActions(tx.destinations, app.id, input.actions, []);
+      const created = await tx.rules.create({
+        appId: app.id,
+        name: input.name,
+        eventName: input.eventName,
+        enabled: input.enabled,
+        match: input.match,
+        conditions: toConditions(input.conditions, []),
+        actions: resolved.actions,
+        cooldownSeconds: input.cooldownSeconds,
+      });
+      return { rule: created, targets: resolved.targets };
     });
-    return { rule: created, targets: resolved.targets };
-  });
-  await deps.ruleSets.invalidate();
-  return toView(rule, targets, { triggerCount: 0, lastTriggeredAt: null });
-}
-
-export async function listNotificationRules(deps: NotificationRulesDeps, accountId: string, appIdOrSlug: string, page: { limit: number; offset: number }): Promise<RuleView[]> {
-  const em = deps.metadata.em();
-  const app = await requireApp(em, accountId, appIdOrSlug);
-  const rules = await listRuleRows(em, app.id, page);
-  const [targets, stats] = await Promise.all([targetsOf(em, app.id, rules), readRuleStats(deps.state, rules.map((r) => r.id))]);
-  return rules.map((rule, i) => toView(rule, targets, stats[i]!));
-}
-
-export async function getNotificationRule(deps: NotificationRulesDeps, accountId: string, appIdOrSlug: string, ruleId: string): Promise<RuleView> {
-  const em = deps.metadata.em();
-  const app = await requireApp(em, accountId, appIdOrSlug);
-  const rule = await requireRule(em, app.id, ruleId);
-  const [targets, [stats]] = await Promise.all([targetsOf(em, app.id, [rule]), readRuleStats(deps.state, [rule.id])]);
-  return toView(rule, targets, stats!);
-}
-
-/** `conditions` and `actions`, when given, replace the old lists; ids sent back are kept (withIds). */
-export async function updateNotificationRule(
-  deps: NotificationRulesDeps,
-  accountId: string,
-  appIdOrSlug: string,
-  ruleId: string,
-  changes: RuleChanges,
-): Promise<RuleView> {
-  const app = await requireApp(deps.metadata.em(), accountId, appIdOrSlug);
-  const { rule, targets, changed } = await deps.metadata.em().transactional(async (tx) => {
-    const row = await requireRule(tx, app.id, ruleId);
-    const resolved = changes.actions === undefined ? undefined : await resolveActions(tx, app.id, changes.actions, row.actions);
-    const next: Partial<NotificationRule> = {
-      ...definedOnly({ name: changes.name, eventName: changes.eventName, enabled: changes.enabled, match: changes.match, cooldownSeconds: changes.cooldownSeconds }),
-      ...(changes.conditions === undefined ? {} : { conditions: toConditions(changes.conditions, row.conditions) }),
-      ...(resolved ? { actions: resolved.actions } : {}),
-    };
-    // Key order is no difference: PostgreSQL's jsonb returns keys in its own order.
-    const differs = (Object.keys(next) as Array<keyof NotificationRule>).some((key) => !isDeepStrictEqual(next[key], row[key]));
-    // Only a real change is written, so `updatedAt` means "last changed". Clearing the unit of work
-    // keeps the commit's flush from writing the unchanged row back (on SQLite the ORM sees its
-    // timestamps as changed after a load).
-    if (differs) Object.assign(row, next);
-    else tx.clear();
-    return { rule: row, targets: resolved?.targets ?? (await targetsOf(tx, app.id, [row])), changed: differs };
-  });
-  if (changed) await deps.ruleSets.invalidate();
-  const [stats] = await readRuleStats(deps.state, [rule.id]);
-  return toView(rule, targets, stats!);
-}
-
-export async function deleteNotificationRule(deps: NotificationRulesDeps, accountId: string, appIdOrSlug: string, ruleId: string): Promise<void> {
-  const em = deps.metadata.em();
-  const app = await requireApp(em, accountId, appIdOrSlug);
-  const deleted = isUuid(ruleId) && (await deleteNotificationRuleById(em, app.id, ruleId.toLowerCase()));
-  if (!deleted) throw notFound();
-  await deps.ruleSets.invalidate();
-  // The rule is gone for clients; leftover counters only cost a few bytes, so a failure is logged.
-  const keys = ruleStatKeys(ruleId.toLowerCase());
-  try {
-    // Per-event `fired` records expire by themselves.
-    await Promise.all([keys.triggers, keys.lastTriggeredAt, keys.cooldown].map((key) => deps.state.delete(key)));
-  } catch (err) {
-    deps.logger.warn({ err, ruleId }, 'rule deleted, but removing its trigger counters failed');
+    await this.deps.ruleSets.invalidate();
+    return toView(rule, targets, { triggerCount: 0, lastTriggeredAt: null });
   }
-}
 
-async function requireRule(em: EntityManager, appId: string, ruleId: string): Promise<NotificationRule> {
-  const rule = isUuid(ruleId) ? await findNotificationRuleById(em, appId, ruleId.toLowerCase()) : null;
-  if (!rule) throw notFound();
-  return rule;
+  async list(accountId: string, appIdOrSlug: string, page: { limit: number; offset: number }): Promise<RuleView[]> {
+    const { apps, rules: repository, destinations } = this.deps.metadata;
+    const app = await requireApp(apps, accountId, appIdOrSlug);
+    const rules = await repository.list(app.id, page);
+    const [targets, stats] = await Promise.all([targetsOf(destinations, app.id, rules), readRuleStats(this.deps.state, rules.map((r) => r.id))]);
+    return rules.map((rule, i) => toView(rule, targets, stats[i]!));
+  }
+
+  async get(accountId: string, appIdOrSlug: string, ruleId: string): Promise<RuleView> {
+    const { apps, rules, destinations } = this.deps.metadata;
+    const app = await requireApp(apps, accountId, appIdOrSlug);
+    const rule = await requireById(ruleId, (id) => rules.findById(app.id, id));
+    const [targets, [stats]] = await Promise.all([targetsOf(destinations, app.id, [rule]), readRuleStats(this.deps.state, [rule.id])]);
+    return toView(rule, targets, stats!);
+  }
+
+  /** `conditions` and `actions`, when given, replace the old lists; ids sent back are kept (withIds). */
+  async update(accountId: string, appIdOrSlug: string, ruleId: string, changes: RuleChanges): Promise<RuleView> {
+    const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
+    const { rule, targets, changed } = await this.deps.metadata.transaction(async (tx) => {
+      const row = await requireById(ruleId, (id) => tx.rules.findById(app.id, id));
+      const resolved = changes.actions === undefined ? undefined : await resolveActions(tx.destinations, app.id, changes.actions, row.actions);
+      const next: NotificationRuleChanges = {
+        ...definedOnly({ name: changes.name, eventName: changes.eventName, enabled: changes.enabled, match: changes.match, cooldownSeconds: changes.cooldownSeconds }),
+        ...(changes.conditions === undefined ? {} : { conditions: toConditions(changes.conditions, row.conditions) }),
+        ...(resolved ? { actions: resolved.actions } : {}),
+      };
+      // Key order is no difference: PostgreSQL's jsonb returns keys in its own order. Only a real
+      // change is written, so `updatedAt` means "last changed".
+      const differs = (Object.keys(next) as Array<keyof NotificationRuleChanges>).some((key) => !isDeepStrictEqual(next[key], row[key]));
+      const updated = differs ? await tx.rules.update(row.id, next) : row;
+      if (!updated) throw notFound();
+      return { rule: updated, targets: resolved?.targets ?? (await targetsOf(tx.destinations, app.id, [row])), changed: differs };
+    });
+    if (changed) await this.deps.ruleSets.invalidate();
+    const [stats] = await readRuleStats(this.deps.state, [rule.id]);
+    return toView(rule, targets, stats!);
+  }
+
+  async delete(accountId: string, appIdOrSlug: string, ruleId: string): Promise<void> {
+    const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
+    await deleteById(ruleId, (id) => this.deps.metadata.rules.delete(app.id, id));
+    await this.deps.ruleSets.invalidate();
+    // The rule is gone for clients; leftover counters only cost a few bytes, so a failure is logged.
+    const keys = ruleStatKeys(ruleId.toLowerCase());
+    try {
+      // Per-event `fired` records expire by themselves.
+      await Promise.all([keys.triggers, keys.lastTriggeredAt, keys.cooldown].map((key) => this.deps.state.delete(key)));
+    } catch (err) {
+      this.deps.logger.warn({ err, ruleId }, 'rule deleted, but removing its trigger counters failed');
+    }
+  }
 }
 
 /**
@@ -174,16 +141,16 @@ async function requireRule(em: EntityManager, appId: string, ruleId: string): Pr
  * All problems are reported at once, each with its path (`actions.1.destinationId`).
  */
 async function resolveActions(
-  tx: EntityManager,
+  destinations: Pick<DestinationRepository, 'findByIds'>,
   appId: string,
   inputs: readonly RuleActionInput[],
   current: readonly StoredRuleAction[],
 ): Promise<{ actions: StoredRuleAction[]; targets: Targets }> {
   const ids = [...new Set(inputs.map((a) => a.destinationId.toLowerCase()))];
-  const destinations = new Map((await findDestinationsByIds(tx, appId, ids, 'share')).map((d) => [d.id, d]));
+  const found = new Map((await destinations.findByIds(appId, ids, 'share')).map((d) => [d.id, d]));
   const details: ErrorDetail[] = [];
   inputs.forEach((action, i) => {
-    const destination = destinations.get(action.destinationId.toLowerCase());
+    const destination = found.get(action.destinationId.toLowerCase());
     if (!destination) details.push({ path: `actions.${i}.destinationId`, message: 'must be the id of a destination of this app' });
     else if (action.channel !== undefined && action.channel !== destination.type) {
       details.push({ path: `actions.${i}.channel`, message: `must be "${destination.type}", the type of the destination` });
@@ -192,10 +159,10 @@ async function resolveActions(
   if (details.length > 0) throw new DomainError('validation_failed', `${details[0]!.path}: ${details[0]!.message}`, { details });
   const withDestination = withIds(inputs, current);
   const actions = withDestination.map((action) => {
-    const destination = destinations.get(action.destinationId.toLowerCase())!;
+    const destination = found.get(action.destinationId.toLowerCase())!;
     return { id: action.id, destinationId: destination.id, channel: destination.type, enabled: action.enabled };
   });
-  return { actions, targets: new Map([...destinations.values()].map((d) => [d.id, shownTarget(d)])) };
+  return { actions, targets: new Map([...found.values()].map((d) => [d.id, shownTarget(d)])) };
 }
 
 /**
@@ -216,28 +183,33 @@ function withIds<T extends { readonly id?: string | undefined }>(items: readonly
 
 /** Stored conditions: ids assigned, and no `value` key at all where none was given (`exists`). */
 function toConditions(inputs: readonly ConditionInput[], current: readonly Condition[]): Condition[] {
-  return withIds(inputs, current).map(({ id, field, operator, value }) => ({ id, field, operator, ...(value === undefined ? {} : { value }) }));
+  return withIds(inputs, current).map(plainCondition);
+}
+
+/** A condition with exactly its own keys: `value` is left out rather than undefined. */
+function plainCondition({ id, field, operator, value }: Condition): Condition {
+  return { id, field, operator, ...(value === undefined ? {} : { value }) };
 }
 
 /** Each action's shown target, from one query for all the destinations the rules use. */
-async function targetsOf(em: EntityManager, appId: string, rules: readonly NotificationRule[]): Promise<Targets> {
+async function targetsOf(destinations: Pick<DestinationRepository, 'findByIds'>, appId: string, rules: readonly NotificationRuleRecord[]): Promise<Targets> {
   const ids = [...new Set(rules.flatMap((rule) => rule.actions.map((a) => a.destinationId)))];
-  return new Map((await findDestinationsByIds(em, appId, ids)).map((d) => [d.id, shownTarget(d)]));
+  return new Map((await destinations.findByIds(appId, ids)).map((d) => [d.id, shownTarget(d)]));
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function toView(rule: NotificationRule, targets: Targets, stats: RuleStats): RuleView {
+function toView(rule: NotificationRuleRecord, targets: Targets, stats: RuleStats): RuleView {
   return {
     id: rule.id,
-    appId: rule.app.id,
+    appId: rule.appId,
     name: rule.name,
     eventName: rule.eventName,
     enabled: rule.enabled,
     match: rule.match,
-    conditions: rule.conditions.map(({ id, field, operator, value }) => ({ id, field, operator, ...(value === undefined ? {} : { value }) })),
+    conditions: rule.conditions.map(plainCondition),
     actions: rule.actions.map((a) => ({ id: a.id, destinationId: a.destinationId, channel: a.channel, target: targets.get(a.destinationId) ?? null, enabled: a.enabled })),
     cooldownSeconds: rule.cooldownSeconds,
     ...stats,

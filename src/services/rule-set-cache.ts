@@ -1,13 +1,10 @@
-import type { MetadataStore } from '../adapters/metadata/metadata-store.js';
-import { findAppById } from '../adapters/metadata/repositories/app-repository.js';
-import { listAllDestinations } from '../adapters/metadata/repositories/destination-repository.js';
-import { listEnabledNotificationRules } from '../adapters/metadata/repositories/notification-rule-repository.js';
-import type { StateStore } from '../adapters/state/state-store.js';
-import type { DestinationTarget } from '../delivery/delivery-types.js';
+import type { MetadataRepositories } from '../ports/metadata.js';
+import type { StateStore } from '../ports/state-store.js';
 import { compileConditions, type CompiledConditions, type Condition, type MatchMode } from '../domain/rule-conditions.js';
 import type { Logger } from '../observability/logger.js';
 import { toDestinationTarget } from './destination-target.js';
 import { VersionedCache, type VersionReads } from './versioned-cache.js';
+import type { DestinationTarget } from '../ports/alert-sender.js';
 
 /** One enabled action of a rule, with everything a sender needs of its destination. */
 export interface RuleSetAction {
@@ -45,11 +42,11 @@ const MAX_APPS = 10_000;
  * they answer, so every process (API or worker) sees the change on its next `forApp`.
  */
 export class RuleSetCache {
-  readonly #metadata: MetadataStore;
+  readonly #metadata: Pick<MetadataRepositories, 'apps' | 'rules' | 'destinations'>;
   readonly #logger: Logger;
   readonly #cache: VersionedCache<AppRuleSet>;
 
-  constructor(deps: { metadata: MetadataStore; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'rules' | 'destinations'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
     this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: RULE_SET_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
@@ -66,10 +63,9 @@ export class RuleSetCache {
   }
 
   async #load(appId: string): Promise<AppRuleSet> {
-    const em = this.#metadata.em();
-    const app = await findAppById(em, appId);
+    const app = await this.#metadata.apps.findById(appId);
     if (!app) return { appId, appName: '', rulesByEvent: new Map() };
-    const [rules, destinations] = await Promise.all([listEnabledNotificationRules(em, appId), listAllDestinations(em, appId)]);
+    const [rules, destinations] = await Promise.all([this.#metadata.rules.listEnabled(appId), this.#metadata.destinations.listAll(appId)]);
     const targets = new Map(destinations.map((d) => [d.id, toDestinationTarget(d)]));
     const rulesByEvent = new Map<string, RuleSetRule[]>();
     for (const rule of rules) {

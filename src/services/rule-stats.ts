@@ -1,6 +1,6 @@
-import type { StateStore } from '../adapters/state/state-store.js';
-import { ruleStatKeys } from '../delivery/delivery-types.js';
+import type { StateStore } from '../ports/state-store.js';
 import { DomainError } from '../domain/errors.js';
+import { ruleStatKeys } from '../domain/rule-state-keys.js';
 
 /** A rule's trigger statistics as the API shows them. */
 export interface RuleStats {

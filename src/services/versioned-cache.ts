@@ -1,4 +1,4 @@
-import type { StateStore } from '../adapters/state/state-store.js';
+import type { StateStore } from '../ports/state-store.js';
 import type { Logger } from '../observability/logger.js';
 import { GatheredCalls } from '../shared/gathered-calls.js';
 

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BatchHandler, ConsumedBatch, MessageBus, OutgoingMessage, Subscription } from '../../src/adapters/bus/message-bus.js';
+import type { BatchHandler, ConsumedBatch, MessageBus, Subscription } from '../../src/ports/message-bus.js';
 import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
 import { MemoryBus } from '../../src/adapters/bus/memory-bus.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 import { freePort } from '../helpers/net.js';
+import type { OutgoingMessage } from '../../src/domain/messages/outgoing-message.js';
 
 /**
  * The MessageBus contract, run against both implementations. Each test owns its topics and groups

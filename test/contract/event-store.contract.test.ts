@@ -5,9 +5,10 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore } from '../../src/adapters/event-store/chdb-event-store.js';
 import { ClickHouseEventStore } from '../../src/adapters/event-store/clickhouse-event-store.js';
-import type { EventQuery, EventStore, StoredEvent } from '../../src/adapters/event-store/event-store.js';
+import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
 import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, withMergesStopped, type RunSql } from '../helpers/clickhouse.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+import type { StoredEvent } from '../../src/domain/events.js';
 
 /**
  * The one behaviour both event stores promise (src/adapters/event-store/event-store.ts), run against

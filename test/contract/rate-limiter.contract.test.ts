@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RateLimitPolicy, RateLimiter } from '../../src/adapters/rate-limit/rate-limiter.js';
+import type { RateLimitPolicy, RateLimiter } from '../../src/ports/rate-limiter.js';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis-rate-limiter.js';
 import { freePort } from '../helpers/net.js';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StateStore, TriggerRecord } from '../../src/adapters/state/state-store.js';
+import type { StateStore, TriggerRecord } from '../../src/ports/state-store.js';
 import { MemoryStateStore } from '../../src/adapters/state/memory-state-store.js';
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';

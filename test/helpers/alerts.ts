@@ -1,4 +1,5 @@
-import type { AlertContent, DestinationTarget } from '../../src/delivery/delivery-types.js';
+import type { AlertContent } from '../../src/domain/alerting.js';
+import type { DestinationTarget } from '../../src/ports/alert-sender.js';
 
 /** A realistic alert; each test overrides what it is about. */
 export function sampleAlert(overrides: Partial<AlertContent> = {}): AlertContent {

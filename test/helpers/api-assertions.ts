@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { createClientSecret } from '../../src/adapters/metadata/repositories/client-secret-repository.js';
 import { digestCredential, generateClientSecret, maskedHint, shownPrefix } from '../../src/domain/credentials.js';
 import type { ApiHarness, TestAccount } from './api-harness.js';
 
@@ -69,7 +68,7 @@ export async function createTestApp(api: ApiHarness, account: TestAccount, body:
  */
 export async function readOnlySecretOf(api: ApiHarness, account: TestAccount): Promise<{ authorization: string }> {
   const secret = generateClientSecret();
-  await createClientSecret(api.container.metadata.em(), {
+  await api.container.metadata.clientSecrets.create({
     accountId: account.accountId,
     label: 'read-only (test)',
     scopes: ['read'],

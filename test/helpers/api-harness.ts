@@ -4,8 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { createAccountWithSecret } from '../../src/services/accounts.service.js';
-import type { ClientSecretScope } from '../../src/adapters/metadata/entities/client-secret.entity.js';
+import type { ClientSecretScope } from '../../src/ports/metadata.js';
 import { capturingLogger } from './logger.js';
 import { isolatedDistributedEnv } from './distributed-env.js';
 
@@ -72,7 +71,7 @@ export async function startApi(mode: Mode, env: Record<string, string> = {}): Pr
     container,
     logLines: lines,
     async newAccount(options = {}) {
-      const created = await createAccountWithSecret(container.metadata, { name: `test-${Date.now()}`, scopes: options.scopes ?? ['read', 'write'] });
+      const created = await container.services.accounts.createWithSecret({ name: `test-${Date.now()}`, scopes: options.scopes ?? ['read', 'write'] });
       return { accountId: created.accountId, secret: created.clientSecret, auth: { authorization: `Bearer ${created.clientSecret}` } };
     },
     async request(method, urlPath, options = {}) {

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPI3 } from 'openapi-typescript';
-import { v1Routes, type ApiDeps } from '../../src/http/routes/v1.js';
+import type { ApiDeps } from '../../src/http/routes/api-deps.js';
+import { v1Routes } from '../../src/http/routes/v1.js';
 
 /**
  * The dashboard's view of the `/v1` API's JSON, generated from the OpenAPI document the service serves

@@ -35,11 +35,20 @@ export async function dropTestDatabase(serverUrl: string, name: string): Promise
   await onServer(serverUrl, `drop database if exists "${assertTestDatabaseName(name)}" with (force)`);
 }
 
-/** Runs one statement over a short-lived connection to the database DATABASE_URL names. */
 async function onServer(serverUrl: string, sql: string): Promise<void> {
+  await queryServer(serverUrl, sql);
+}
+
+/**
+ * Runs one statement over a short-lived connection to the database `serverUrl` names, and returns its
+ * rows. Administration of the test server (databases, versions), never the service's metadata: that
+ * goes through the metadata port. The PostgreSQL driver package re-exports knex, which serves as the
+ * plain client here.
+ */
+export async function queryServer<Row>(serverUrl: string, sql: string): Promise<Row[]> {
   const admin = knex({ client: 'pg', connection: serverUrl, pool: { min: 0, max: 1 } });
   try {
-    await admin.raw(sql);
+    return (await admin.raw<{ rows: Row[] }>(sql)).rows;
   } finally {
     await admin.destroy();
   }

@@ -6,9 +6,8 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { clickhouseSql, dropTestDatabase } from './clickhouse.js';
-import { dropTestDatabase as dropPostgresDatabase } from './postgres.js';
+import { dropTestDatabase as dropPostgresDatabase, queryServer } from './postgres.js';
 import { stackEnv } from './stack-env.js';
-import { knex } from '@mikro-orm/postgresql';
 import { createClient } from '@clickhouse/client';
 
 const MAX_AGE_MS = 60 * 60 * 1000;
@@ -27,15 +26,10 @@ async function main(): Promise<void> {
   const now = Date.now();
   let removed = 0;
 
-  const pg = knex({ client: 'pg', connection: stack.databaseUrl, pool: { min: 0, max: 1 } });
-  try {
-    const rows = await pg.raw<{ rows: Array<{ datname: string }> }>("select datname from pg_database where datname like 'eas\\_test\\_%'");
-    for (const { datname } of rows.rows.filter((r) => isStale(r.datname, now))) {
-      await dropPostgresDatabase(stack.databaseUrl, datname);
-      removed += 1;
-    }
-  } finally {
-    await pg.destroy();
+  const databases = await queryServer<{ datname: string }>(stack.databaseUrl, "select datname from pg_database where datname like 'eas\\_test\\_%'");
+  for (const { datname } of databases.filter((r) => isStale(r.datname, now))) {
+    await dropPostgresDatabase(stack.databaseUrl, datname);
+    removed += 1;
   }
 
   const clickhouse = createClient({ url: stack.clickhouseUrl });

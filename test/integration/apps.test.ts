@@ -1,6 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventSchemaEntity } from '../../src/adapters/metadata/entities/event-schema.entity.js';
 import { INVALID_AUTH, NOT_FOUND, createTestApp, expectError, expectValidationError, readOnlySecretOf } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
@@ -55,7 +54,7 @@ describe.each(MODES)('apps (%s)', (mode) => {
         updatedAt: app.createdAt,
       });
       // The key works for ingestion, for this app only.
-      expect(await api.container.authenticator.authenticate(apiKey)).toEqual({ kind: 'api_key', accountId: account.accountId, appId: app.id });
+      expect(await api.container.services.authenticator.authenticate(apiKey)).toEqual({ kind: 'api_key', accountId: account.accountId, appId: app.id });
       // Never again in full: not in the read, not in the listing.
       const read = await call('GET', `/v1/apps/${app.id}`);
       const list = await call('GET', '/v1/apps');
@@ -288,7 +287,7 @@ describe.each(MODES)('apps (%s)', (mode) => {
       const event = (appId: string) => ({ id: uuidv7(), appId, event: 'order.created', customerId: null, level: 'info' as const, data: { amount: 1 }, metadata: {}, timestamp: now, ingestedAt: now });
       await api.container.events.insert([event(app.id), event(kept.app.id)]);
       expect(await api.container.events.query({ appId: app.id, limit: 10 })).toHaveLength(1);
-      expect(await api.container.authenticator.authenticate(apiKey)).not.toBeNull();
+      expect(await api.container.services.authenticator.authenticate(apiKey)).not.toBeNull();
 
       const res = await call('DELETE', `/v1/apps/${app.slug}`);
       expect(res.status).toBe(204);
@@ -296,13 +295,13 @@ describe.each(MODES)('apps (%s)', (mode) => {
       openapi.assertResponse('DELETE', '/v1/apps/{appId}', 204, res.body);
 
       expectError(await call('GET', `/v1/apps/${app.id}`), 404, NOT_FOUND);
-      expect(await api.container.authenticator.authenticate(apiKey)).toBeNull();
-      expect(await api.container.metadata.em().count(EventSchemaEntity, { app: app.id })).toBe(0);
+      expect(await api.container.services.authenticator.authenticate(apiKey)).toBeNull();
+      expect(await api.container.metadata.schemas.listAll(app.id)).toEqual([]);
       expect(await api.container.events.query({ appId: app.id, limit: 10 })).toEqual([]);
       // The account's other app keeps everything.
-      expect(await api.container.metadata.em().count(EventSchemaEntity, { app: kept.app.id })).toBe(1);
+      expect(await api.container.metadata.schemas.listAll(kept.app.id)).toHaveLength(1);
       expect(await api.container.events.query({ appId: kept.app.id, limit: 10 })).toHaveLength(1);
-      expect(await api.container.authenticator.authenticate(kept.apiKey)).not.toBeNull();
+      expect(await api.container.services.authenticator.authenticate(kept.apiKey)).not.toBeNull();
       expectError(await call('DELETE', `/v1/apps/${app.id}`), 404, NOT_FOUND);
     });
 
@@ -324,7 +323,7 @@ describe.each(MODES)('apps (%s)', (mode) => {
     it('replaces the key: the new one is returned once, the old one fails at once', async () => {
       await freshAccount();
       const { app, apiKey: oldKey } = await createTestApp(api, account, { name: 'Rotating', slug: 'rotating' });
-      const auth = api.container.authenticator;
+      const auth = api.container.services.authenticator;
       // Authenticated (and so cached) before the rotation, as on a busy ingest path.
       expect(await auth.authenticate(oldKey)).toMatchObject({ appId: app.id });
 
@@ -353,12 +352,12 @@ describe.each(MODES)('apps (%s)', (mode) => {
       await freshAccount();
       expectError(await call('POST', `/v1/apps/${theirs.app.id}/${suffix}`), 404, NOT_FOUND);
       expectError(await call('POST', `/v1/apps/theirs/${suffix}`), 404, NOT_FOUND);
-      expect(await api.container.authenticator.authenticate(theirs.apiKey)).not.toBeNull();
+      expect(await api.container.services.authenticator.authenticate(theirs.apiKey)).not.toBeNull();
       expectError(await api.request('POST', `/v1/apps/${theirs.app.id}/${suffix}`), 401, INVALID_AUTH);
       expectError(await api.request('POST', `/v1/apps/${theirs.app.id}/${suffix}`, { headers: { 'x-api-key': theirs.apiKey } }), 401, INVALID_AUTH);
       const reader = await readOnlySecretOf(api, other);
       expectError(await api.request('POST', `/v1/apps/${theirs.app.id}/${suffix}`, { headers: reader }), 403, 'Insufficient scope');
-      expect(await api.container.authenticator.authenticate(theirs.apiKey)).not.toBeNull();
+      expect(await api.container.services.authenticator.authenticate(theirs.apiKey)).not.toBeNull();
     });
   });
 });

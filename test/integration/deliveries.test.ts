@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryRepository } from '../../src/adapters/metadata/repositories/delivery-repository.js';
+import type { DeliveryRepository } from '../../src/ports/metadata.js';
 import { encodeCursor } from '../../src/domain/cursor.js';
 import { CursorSigningKey } from '../../src/services/cursor-signing-key.js';
 import { INVALID_AUTH, NOT_FOUND, expectError, expectValidationError, readOnlySecretOf } from '../helpers/api-assertions.js';
@@ -25,7 +25,7 @@ describe.each(MODES)('deliveries (%s)', (mode) => {
   beforeAll(async () => {
     api = await startApi(mode);
     openapi = await openApiCheck(api);
-    repository = new DeliveryRepository(api.container.metadata);
+    repository = api.container.metadata.deliveries;
   });
   afterAll(async () => {
     await api?.stop();
@@ -131,7 +131,7 @@ describe.each(MODES)('deliveries (%s)', (mode) => {
     const other = (await s.call('POST', '/v1/apps', { name: 'Other' })).body.app;
     expectValidationError(await s.call('GET', `${base(other.id)}?cursor=${encodeURIComponent(nextCursor)}`), 'cursor', /another app/);
     // What the events list of the same app issues (same key, no filters) is not a deliveries cursor.
-    const key = await new CursorSigningKey(api.container.metadata).get();
+    const key = await new CursorSigningKey(api.container.metadata.settings).get();
     const eventsCursor = encodeCursor({ timestamp: new Date(), id: uuidv7() }, { appId: s.app.id, filters: {} }, key);
     expectValidationError(await s.call('GET', `${base()}?cursor=${encodeURIComponent(eventsCursor)}`), 'cursor', /other filters/);
   });

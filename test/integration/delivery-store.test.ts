@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryRepository, type DeliveryOutcome, type NewDelivery } from '../../src/adapters/metadata/repositories/delivery-repository.js';
+import type { DeliveryOutcome, DeliveryRepository, NewDelivery } from '../../src/ports/metadata.js';
 import { createTestApp } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 
@@ -16,7 +16,7 @@ describe.each(MODES)('delivery store (%s)', (mode) => {
 
   beforeAll(async () => {
     api = await startApi(mode);
-    store = new DeliveryRepository(api.container.metadata);
+    store = api.container.metadata.deliveries;
     appId = (await createTestApp(api, await api.newAccount(), { name: 'Store' })).app.id;
   });
   afterAll(async () => {

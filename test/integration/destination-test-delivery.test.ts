@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination } from '../../src/adapters/metadata/repositories/destination-repository.js';
 import { expectError } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, type AppSession } from '../helpers/app-session.js';
@@ -132,10 +131,10 @@ describe.each(MODES)('destination test delivery (%s)', (mode) => {
       const app = (await strict.request('POST', '/v1/apps', { headers: account.auth, body: { name: 'Strict' } })).body.app;
       // Stored directly: creation would refuse this URL, but a name may resolve elsewhere later, and
       // delivery checks the address again on every attempt.
-      const em = strict.container.metadata.em();
+      const { destinations } = strict.container.metadata;
       const common = { appId: app.id, signingSecret: null };
-      const blocked = await createDestination(em, { ...common, type: 'slack', label: 'Loopback', url: `${receiver.baseUrl}/ok/${SECRET_PATH}`, email: null });
-      const mail = await createDestination(em, { ...common, type: 'email', label: 'Mail', url: null, email: 'a@example.com' });
+      const blocked = await destinations.create({ ...common, type: 'slack', label: 'Loopback', url: `${receiver.baseUrl}/ok/${SECRET_PATH}`, email: null });
+      const mail = await destinations.create({ ...common, type: 'email', label: 'Mail', url: null, email: 'a@example.com' });
       const path = (id: string) => `/v1/apps/${app.id}/destinations/${id}`;
       expectError(await strict.request('POST', `${path(blocked.id)}/test`, { headers: account.auth }), 502, /^Test delivery failed: .*is a loopback address, refused$/);
       expectError(await strict.request('POST', `${path(mail.id)}/test`, { headers: account.auth }), 502, /e-mail is not configured/);

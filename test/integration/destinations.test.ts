@@ -1,6 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DestinationEntity } from '../../src/adapters/metadata/entities/destination.entity.js';
 import { INSUFFICIENT_SCOPE, INVALID_AUTH, NOT_FOUND, expectError, expectValidationError, readOnlySecretOf } from '../helpers/api-assertions.js';
 import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, foreignAppRefs, type AppSession } from '../helpers/app-session.js';
@@ -70,8 +69,8 @@ describe.each(MODES)('destinations (%s)', (mode) => {
       const { signingSecret: _secret, ...rest } = hook;
       expect(read).toEqual(rest);
       expect(await s.ok('GET', base(s.app.slug), LIST, 200)).toEqual([rest]);
-      const stored = await api.container.metadata.em().findOneOrFail(DestinationEntity, { id: hook.id });
-      expect(stored.signingSecret).toBe(hook.signingSecret);
+      const stored = await api.container.metadata.destinations.findById(s.app.id, hook.id);
+      expect(stored?.signingSecret).toBe(hook.signingSecret);
     });
 
     it.each([
@@ -121,16 +120,16 @@ describe.each(MODES)('destinations (%s)', (mode) => {
       const created = await create(slack);
       const url = `${base()}/${created.id}`;
       const verifiedAt = new Date();
-      await api.container.metadata.em().nativeUpdate(DestinationEntity, { id: created.id }, { verified: true, verifiedAt });
+      await api.container.metadata.destinations.update(created.id, { verified: true, verifiedAt });
       const relabelled = await s.ok('PATCH', url, ONE, 200, { label: 'Renamed', url: slack.url });
       expect(relabelled).toMatchObject({ label: 'Renamed', url: 'https://127.0.0.1:9/…', verified: true, verifiedAt: verifiedAt.toISOString() });
       const moved = await s.ok('PATCH', url, ONE, 200, { url: 'https://127.0.0.1:9/services/T000/B000/other' });
       expect(moved).toMatchObject({ label: 'Renamed', verified: false, verifiedAt: null });
       expect(Date.parse(moved.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
-      expect((await api.container.metadata.em().findOneOrFail(DestinationEntity, { id: created.id })).url).toBe('https://127.0.0.1:9/services/T000/B000/other');
+      expect((await api.container.metadata.destinations.findById(s.app.id, created.id))?.url).toBe('https://127.0.0.1:9/services/T000/B000/other');
 
       const mail = await create({ type: 'email', label: 'Mail', email: 'a@example.com' });
-      await api.container.metadata.em().nativeUpdate(DestinationEntity, { id: mail.id }, { verified: true, verifiedAt });
+      await api.container.metadata.destinations.update(mail.id, { verified: true, verifiedAt });
       expect(await s.ok('PATCH', `${base()}/${mail.id}`, ONE, 200, { email: 'b@example.com' })).toMatchObject({ email: 'b@example.com', verified: false });
       // A no-op PATCH writes nothing.
       expect(await s.ok('PATCH', `${base()}/${mail.id}`, ONE, 200, {})).toEqual(await s.ok('GET', `${base()}/${mail.id}`, ONE, 200));
@@ -173,9 +172,9 @@ describe.each(MODES)('destinations (%s)', (mode) => {
       const keptApp = (await s.call('POST', '/v1/apps', { name: 'Kept' })).body.app;
       const kept = await s.ok('POST', base(keptApp.id), LIST, 201, slack);
       expect((await s.call('DELETE', `/v1/apps/${s.app.id}`)).status).toBe(204);
-      const em = api.container.metadata.em();
-      expect(await em.count(DestinationEntity, { id: doomed.id })).toBe(0);
-      expect(await em.count(DestinationEntity, { id: kept.id })).toBe(1);
+      const { destinations } = api.container.metadata;
+      expect(await destinations.findById(s.app.id, doomed.id)).toBeNull();
+      expect(await destinations.findById(keptApp.id, kept.id)).not.toBeNull();
     });
   });
 

@@ -1,12 +1,11 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../../src/adapters/event-store/event-store.js';
-import { encodeEventEntry, encodeEventMessages, eventBatchMessage } from '../../src/pipeline/event-message.js';
-import { DEAD_LETTER_REASON_HEADER } from '../../src/pipeline/event-pipeline.js';
+import { DEAD_LETTER_REASON_HEADER, encodeEventEntry, encodeEventMessages, eventBatchMessage } from '../../src/domain/messages/event-message.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
 import { uniqueName } from '../helpers/stack-env.js';
+import type { StoredEvent } from '../../src/domain/events.js';
 
 /**
  * The worker pipeline inside the real service: messages on the events topic end up in the event store

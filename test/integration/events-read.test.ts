@@ -59,7 +59,7 @@ describe.each(MODES)('GET /v1/apps/{appId}/events (%s)', (mode) => {
 
   const at = (iso: string) => ({ timestamp: iso });
 
-  it('lists newest first, with the event fields of the spec, by id or slug', async () => {
+  it('lists newest first, with every documented event field, by id or slug', async () => {
     const app = await newApp();
     await send(app, [
       { event: 'a', level: 'error', customer_id: 'c1', data: { n: 1 }, metadata: { k: 'v' }, ...at('2026-01-01T00:00:01Z') },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresMetadataStore, type MetadataStore } from '../../src/adapters/metadata/metadata-store.js';
+import { createPostgresMetadataStore } from '../../src/adapters/metadata/metadata-store.js';
+import type { MetadataStore } from '../../src/ports/metadata.js';
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
 import { Authenticator } from '../../src/services/authenticator.js';
 import { capturingLogger } from '../helpers/logger.js';

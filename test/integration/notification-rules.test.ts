@@ -1,11 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationRuleEntity } from '../../src/adapters/metadata/entities/notification-rule.entity.js';
-import { ruleStatKeys } from '../../src/delivery/delivery-types.js';
 import { INSUFFICIENT_SCOPE, INVALID_AUTH, NOT_FOUND, expectError, expectValidationError, readOnlySecretOf } from '../helpers/api-assertions.js';
 import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, foreignAppRefs, type AppSession } from '../helpers/app-session.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
+import { ruleStatKeys } from '../../src/domain/rule-state-keys.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LIST = '/v1/apps/{appId}/notification-rules';
@@ -46,7 +45,7 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
   });
 
   describe('POST', () => {
-    it("creates a rule as in the spec's example: ids assigned, targets shown, no triggers yet", async () => {
+    it("creates a rule as in the API documentation's example: ids assigned, targets shown, no triggers yet", async () => {
       await fresh();
       const rule = await create(spec());
       expect(rule).toEqual({
@@ -197,8 +196,9 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
       expectError(await s.call('GET', `${base()}/${rule.id}`), 404, NOT_FOUND);
       expectError(await s.call('DELETE', `${base()}/${rule.id}`), 404, NOT_FOUND);
       const kept = await create(spec());
+      expect(await api.container.metadata.rules.findById(s.app.id, kept.id)).not.toBeNull();
       expect((await s.call('DELETE', `/v1/apps/${s.app.id}`)).status).toBe(204);
-      expect(await api.container.metadata.em().count(NotificationRuleEntity, { id: kept.id })).toBe(0);
+      expect(await api.container.metadata.rules.findById(s.app.id, kept.id)).toBeNull();
     });
 
     it("404 for another app's rule, unknown ids and another account's app; 401; 403 for writes when read-only", async () => {

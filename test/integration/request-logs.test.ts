@@ -107,7 +107,7 @@ describe.each(MODES)('request logs (%s)', (mode) => {
     const { apiKey } = await createTestApp(api, account, { name: 'Failing requests' });
 
     // An unexpected failure: the error handler logs it and answers 500.
-    vi.spyOn(api.container.authenticator, 'authenticate').mockRejectedValueOnce(new Error('simulated authenticator crash'));
+    vi.spyOn(api.container.services.authenticator, 'authenticate').mockRejectedValueOnce(new Error('simulated authenticator crash'));
     const crashed = await api.request('GET', '/v1/apps', { headers: account.auth });
     expect(crashed.status).toBe(500);
     const crashId = crashed.headers.get('x-request-id')!;

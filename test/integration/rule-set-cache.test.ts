@@ -1,9 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationRuleEntity } from '../../src/adapters/metadata/entities/notification-rule.entity.js';
-import { createPostgresMetadataStore, type MetadataStore } from '../../src/adapters/metadata/metadata-store.js';
+import { createPostgresMetadataStore } from '../../src/adapters/metadata/metadata-store.js';
+import type { MetadataStore } from '../../src/ports/metadata.js';
 import { RedisStateStore } from '../../src/adapters/state/redis-state-store.js';
-import type { StateStore } from '../../src/adapters/state/state-store.js';
+import type { StateStore } from '../../src/ports/state-store.js';
 import { RuleSetCache, type AppRuleSet } from '../../src/services/rule-set-cache.js';
 import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, type AppSession } from '../helpers/app-session.js';
@@ -77,7 +77,7 @@ describe.each(MODES)('rule set cache (%s)', (mode) => {
     expect(summary(await worker.forApp(s.app.id))).toEqual({ e: [{ name: 'R', actions: ['a@example.com'] }] });
 
     // A write that bypasses the services is not seen: the cache is really serving.
-    await api.container.metadata.em().nativeUpdate(NotificationRuleEntity, { id: rule.id }, { name: 'Behind its back' });
+    await api.container.metadata.rules.update(rule.id, { name: 'Behind its back' });
     expect(summary(await worker.forApp(s.app.id))).toEqual({ e: [{ name: 'R', actions: ['a@example.com'] }] });
 
     const steps: Array<[() => Promise<{ status: number }>, Record<string, unknown>]> = [

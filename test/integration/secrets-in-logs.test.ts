@@ -30,8 +30,8 @@ describe.each(MODES)('credentials never reach the log (%s)', (mode) => {
     const rotated = (await send('POST', '/v1/apps/logged/keys/rotate', account.auth)).body;
     const rotatedAgain = (await send('POST', `/v1/apps/${created.app.id}/rotate-key`, account.auth)).body;
     credentials.push(rotated.apiKey, rotatedAgain.apiKey);
-    expect(await api.container.authenticator.authenticate(rotatedAgain.apiKey)).not.toBeNull();
-    expect(await api.container.authenticator.authenticate(created.apiKey)).toBeNull();
+    expect(await api.container.services.authenticator.authenticate(rotatedAgain.apiKey)).not.toBeNull();
+    expect(await api.container.services.authenticator.authenticate(created.apiKey)).toBeNull();
 
     const doomed = await createTestApp(api, account, { name: 'Doomed' });
     credentials.push(doomed.apiKey);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestListener } from '../../src/http/app.js';
 import { createMetricsRegistry } from '../../src/observability/metrics.js';
-import type { DependencyCheck } from '../../src/services/readiness.js';
+import { ReadinessService, type DependencyCheck } from '../../src/services/readiness.service.js';
 import { capturingLogger } from '../helpers/logger.js';
 
 /**
@@ -22,7 +22,7 @@ let base: string;
 const { logger } = capturingLogger('silent');
 
 beforeAll(async () => {
-  server = createServer(createRequestListener({ logger, metrics: createMetricsRegistry(), checks }));
+  server = createServer(createRequestListener({ logger, metrics: createMetricsRegistry(), readiness: new ReadinessService(checks) }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { v1Routes, type ApiDeps } from '../../src/http/routes/v1.js';
+import type { ApiDeps } from '../../src/http/routes/api-deps.js';
+import { v1Routes } from '../../src/http/routes/v1.js';
 
 /**
  * A client secret without the `read` scope may change objects but not read them, so a write answers

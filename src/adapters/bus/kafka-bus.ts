@@ -12,8 +12,9 @@ import {
 } from 'kafkajs';
 import type { Logger } from '../../observability/logger.js';
 import type { KafkaBusMetrics } from '../../observability/service-metrics.js';
-import type { ConsumedMessage, MessageBus, OutgoingMessage, SubscribeOptions, Subscription } from './message-bus.js';
+import type { ConsumedMessage, MessageBus, SubscribeOptions, Subscription } from '../../ports/message-bus.js';
 import { withDeadline } from '../../shared/deadline.js';
+import type { OutgoingMessage } from '../../domain/messages/outgoing-message.js';
 
 /**
  * Distributed mode's bus, on kafkajs. The numbers below are chosen for one property each; kafkajs's

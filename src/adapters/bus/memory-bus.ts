@@ -1,5 +1,6 @@
 import type { Logger } from '../../observability/logger.js';
-import type { ConsumedBatch, MessageBus, OutgoingMessage, SubscribeOptions, Subscription } from './message-bus.js';
+import type { ConsumedBatch, MessageBus, SubscribeOptions, Subscription } from '../../ports/message-bus.js';
+import type { OutgoingMessage } from '../../domain/messages/outgoing-message.js';
 
 /**
  * Embedded mode's bus: Kafka's semantics in process memory, so the pipeline cannot tell the two apart

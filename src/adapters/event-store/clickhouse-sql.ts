@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { EVENT_LEVELS, type EventPosition, type EventQuery, type StoredEvent } from './event-store.js';
+import { type EventPosition, type EventQuery } from '../../ports/event-store.js';
 import { bindQuery, type QuotedIdentifier, type SqlParams } from './sql.js';
 import { CANONICAL_UUID } from '../../domain/uuid.js';
 import { utcMonthOf } from '../../domain/months.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
+import { EVENT_LEVELS, type StoredEvent } from '../../domain/events.js';
 
 /**
  * The statements and row mapping of the events table (created in migrations.ts), shared by both

@@ -8,9 +8,10 @@ import {
   selectEventsSql,
 } from './clickhouse-sql.js';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
-import type { EventPosition, EventQuery, EventStore, StoredEvent } from './event-store.js';
+import type { EventPosition, EventQuery, EventStore } from '../../ports/event-store.js';
 import { applyMigrations } from './migrations.js';
 import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
+import type { StoredEvent } from '../../domain/events.js';
 
 export interface SqlEventStoreOptions {
   /** Database holding the events; created by migrate(). Letters, digits and _. */

@@ -1,3 +1,12 @@
+/**
+ * The metadata port over MikroORM. Embedded mode keeps the database in a SQLite file (libsql driver,
+ * which ships prebuilt binaries), distributed mode in PostgreSQL. Both use the same entities,
+ * migrations and repositories; only the driver and the migration lock differ.
+ *
+ * The factories are synchronous and open no connection: the first query (normally migrate() at
+ * start-up, or ping()) connects.
+ */
+
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MikroORM, Options } from '@mikro-orm/core';
@@ -5,33 +14,19 @@ import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
 import { MikroORM as LibSqlMikroORM } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
+import type { MetadataRepositories, MetadataStore } from '../../ports/metadata.js';
 import { metadataEntities } from './entities/metadata-entities.js';
 import { metadataMigrations } from './migrations/metadata-migrations.js';
+import { OrmAccountRepository } from './repositories/account-repository.js';
+import { OrmAppRepository } from './repositories/app-repository.js';
+import { OrmClientSecretRepository } from './repositories/client-secret-repository.js';
+import { OrmDeliveryRepository } from './repositories/delivery-repository.js';
+import { OrmDestinationRepository } from './repositories/destination-repository.js';
+import { OrmEventSchemaRepository } from './repositories/event-schema-repository.js';
+import { OrmNotificationRuleRepository } from './repositories/notification-rule-repository.js';
+import { OrmSettingRepository } from './repositories/service-setting-repository.js';
+import { translateDuplicates, type EntityManagerSource } from './unit-of-work.js';
 import { withDeadline } from '../../shared/deadline.js';
-
-/**
- * The relational store of accounts, client secrets, apps and schemas. Embedded mode keeps it in a
- * SQLite file (libsql driver, which ships prebuilt binaries), distributed mode in PostgreSQL. Both
- * use the same entities and the same migrations; only the driver and the migration lock differ.
- * test/contract/metadata.contract.test.ts runs one suite against both.
- *
- * The factories are synchronous and open no connection: the first query (normally migrate() at
- * start-up, or ping()) connects. A database that is down therefore shows up in readiness, not as a
- * constructor that throws.
- */
-export interface MetadataStore {
-  readonly orm: MikroORM;
-  /**
-   * A fresh EntityManager (own identity map and unit of work) per unit of work, e.g. per request. Both
-   * drivers are SQL drivers, so it can also build queries the ORM's own methods cannot express.
-   */
-  em(): SqlEntityManager;
-  /** Applies pending migrations; a no-op when there are none. Safe to call from several processes on PostgreSQL. */
-  migrate(): Promise<void>;
-  /** Resolves when the database answers `select 1`; rejects within `pingTimeoutMs` otherwise. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
 
 export interface MetadataStoreOptions {
   /** Receives the ORM's log lines (migrations applied, and queries when `debug` is set). Default: discarded. */
@@ -160,11 +155,27 @@ function sharedOptions(options: MetadataStoreOptions) {
   } satisfies Options;
 }
 
+/** The ORM behind each store this module made: appliedMigrations reads through it. */
+const ormOf = new WeakMap<MetadataStore, MikroORM<AbstractSqlDriver, SqlEntityManager>>();
+
+/** Outside a transaction, every repository call is a unit of work of its own, on a fresh fork. */
 function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>, options: MetadataStoreOptions, migrate: () => Promise<void>): MetadataStore {
   const pingTimeoutMs = options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
-  return {
-    orm,
-    em: () => orm.em.fork(),
+  const fork: EntityManagerSource = () => orm.em.fork();
+  const store: MetadataStore = {
+    ...repositories(fork),
+    deliveries: new OrmDeliveryRepository(fork),
+    settings: new OrmSettingRepository(fork),
+    // Every repository write flushes at once, so before the commit the unit of work is cleared: the
+    // commit writes nothing a repository did not ask for.
+    transaction: <T>(work: (tx: MetadataRepositories) => Promise<T>) =>
+      translateDuplicates(() =>
+        orm.em.fork().transactional(async (tx) => {
+          const result = await work(repositories(() => tx));
+          tx.clear();
+          return result;
+        }),
+      ),
     migrate,
     ping: () =>
       withDeadline(
@@ -174,7 +185,31 @@ function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>
       ),
     close: () => orm.close(true),
   };
+  ormOf.set(store, orm);
+  return store;
 }
 
+/** The repositories over one source of EntityManagers: a fresh fork per call, or one transaction's. */
+function repositories(em: EntityManagerSource): MetadataRepositories {
+  return {
+    accounts: new OrmAccountRepository(em),
+    apps: new OrmAppRepository(em),
+    clientSecrets: new OrmClientSecretRepository(em),
+    schemas: new OrmEventSchemaRepository(em),
+    rules: new OrmNotificationRuleRepository(em),
+    destinations: new OrmDestinationRepository(em),
+  };
+}
+
+/**
+ * The migrations recorded in the database, in the order they ran: for the contract test, which checks
+ * that each ran exactly once. Only a store this module made can answer.
+ */
+export async function appliedMigrations(store: MetadataStore): Promise<Array<{ id: number; name: string }>> {
+  const orm = ormOf.get(store);
+  if (!orm) throw new TypeError('not a store made by createSqliteMetadataStore or createPostgresMetadataStore');
+  const rows = await orm.em.getConnection().execute<Array<{ id: number | string; name: string }>>(`select id, name from ${MIGRATIONS_TABLE} order by id`);
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
 
 function discard(): void {}

@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from './rate-limiter.js';
+import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../../ports/rate-limiter.js';
 import { outcomesOf } from './outcome.js';
 
 /**

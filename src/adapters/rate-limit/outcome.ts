@@ -1,5 +1,5 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitOutcome } from './rate-limiter.js';
+import type { RateLimitOutcome } from '../../ports/rate-limiter.js';
 
 /**
  * The outcomes of `count` requests of one key that rate-limiter-flexible counted at once (`consumed`

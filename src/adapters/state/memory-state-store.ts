@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
+import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from '../../ports/state-store.js';
 
 /**
  * Embedded mode's state: one process, so a Map is the whole truth and every operation is atomic by

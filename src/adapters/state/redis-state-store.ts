@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
-import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from './state-store.js';
+import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from '../../ports/state-store.js';
 
 /**
  * StateStore.recordTrigger as one script, which Redis runs atomically. KEYS: once, cooldown (or an

@@ -117,7 +117,7 @@ export interface paths {
         readonly get?: never;
         readonly put?: never;
         /**
-         * Rotate the app's API key (the spec's second path for the same operation)
+         * Rotate the app's API key (the same operation at a second path, kept for clients that use it)
          * @description A new key becomes the only active key and is returned once; the old key fails with 401 from this response on, on every API process.
          */
         readonly post: operations["rotateAppKeyAlternatePath"];

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { SLUG_PATTERN, isValidSlug } from '../../domain/slug.js';
-import { createApp, deleteApp, getApp, listApps, rotateApiKey, updateApp } from '../../services/apps.service.js';
 import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
 
 const nameSchema = displayNameSchema;
 
@@ -62,7 +61,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       responses: { 200: { description: 'The app and its new full API key', schema: appWithKeySchema } },
       writeOnlyView: appWithKeyView,
-      handler: async ({ params, principal }) => ({ status: 200, body: await rotateApiKey(deps, principal.accountId, params.appId) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.appKeys.rotate(principal.accountId, params.appId) }),
     });
 
   return [
@@ -76,7 +75,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       body: createBody,
       responses: { 201: { description: 'The app and its full API key, shown this once', schema: appWithKeySchema } },
       writeOnlyView: appWithKeyView,
-      handler: async ({ body, principal }) => ({ status: 201, body: await createApp(deps, principal.accountId, body) }),
+      handler: async ({ body, principal }) => ({ status: 201, body: await deps.services.apps.create(principal.accountId, body) }),
     }),
     defineRoute({
       method: 'get',
@@ -87,7 +86,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       query: paginationQuery,
       responses: { 200: { description: 'A page of apps', schema: z.array(appSchema) } },
-      handler: async ({ query, principal }) => ({ status: 200, body: await listApps(deps, principal.accountId, query) }),
+      handler: async ({ query, principal }) => ({ status: 200, body: await deps.services.apps.list(principal.accountId, query) }),
     }),
     defineRoute({
       method: 'get',
@@ -98,7 +97,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: appParams,
       responses: { 200: { description: 'The app', schema: appSchema } },
-      handler: async ({ params, principal }) => ({ status: 200, body: await getApp(deps, principal.accountId, params.appId) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.apps.get(principal.accountId, params.appId) }),
     }),
     defineRoute({
       method: 'patch',
@@ -112,7 +111,7 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       body: updateBody,
       responses: { 200: { description: 'The updated app', schema: appSchema } },
       writeOnlyView: idOnlyView,
-      handler: async ({ params, body, principal }) => ({ status: 200, body: await updateApp(deps, principal.accountId, params.appId, body) }),
+      handler: async ({ params, body, principal }) => ({ status: 200, body: await deps.services.apps.update(principal.accountId, params.appId, body) }),
     }),
     defineRoute({
       method: 'delete',
@@ -124,11 +123,11 @@ export function appRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       responses: { 204: { description: 'Deleted; its API key fails with 401 from now on' } },
       handler: async ({ params, principal }) => {
-        await deleteApp(deps, principal.accountId, params.appId);
+        await deps.services.apps.delete(principal.accountId, params.appId);
         return { status: 204 };
       },
     }),
     rotate('/v1/apps/{appId}/keys/rotate', 'rotateAppKey', "Rotate the app's API key"),
-    rotate('/v1/apps/{appId}/rotate-key', 'rotateAppKeyAlternatePath', "Rotate the app's API key (the spec's second path for the same operation)"),
+    rotate('/v1/apps/{appId}/rotate-key', 'rotateAppKeyAlternatePath', "Rotate the app's API key (the same operation at a second path, kept for clients that use it)"),
   ];
 }

@@ -4,11 +4,8 @@ import {
   CLIENT_SECRET_SCOPES,
   clientSecretLabel,
   clientSecretScopes,
-  createClientSecret,
-  listClientSecrets,
-  revokeClientSecret,
 } from '../../services/client-secrets.service.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
 
 const TAGS = ['Client secrets'];
 
@@ -55,7 +52,7 @@ export function clientSecretRoutes(deps: ApiDeps): AnyRoute[] {
       responses: { 201: { description: 'Secret created', schema: createdSchema } },
       writeOnlyView: z.object({ clientSecret: z.string(), secret: idOnlyView }),
       async handler({ body, principal }) {
-        const created = await createClientSecret(deps.metadata, {
+        const created = await deps.services.clientSecrets.create({
           accountId: principal.accountId,
           label: body.label,
           scopes: body.scopes ?? CLIENT_SECRET_SCOPES,
@@ -75,7 +72,7 @@ export function clientSecretRoutes(deps: ApiDeps): AnyRoute[] {
       query: paginationQuery,
       responses: { 200: { description: 'Client secrets', schema: z.array(secretSchema) } },
       async handler({ query, principal }) {
-        return { status: 200, body: await listClientSecrets(deps.metadata, principal.accountId, query) };
+        return { status: 200, body: await deps.services.clientSecrets.list(principal.accountId, query) };
       },
     }),
     defineRoute({
@@ -92,7 +89,7 @@ export function clientSecretRoutes(deps: ApiDeps): AnyRoute[] {
       params: idParams,
       responses: { 204: { description: 'Revoked' } },
       async handler({ params, principal }) {
-        await revokeClientSecret(deps, { accountId: principal.accountId, secretId: params.id });
+        await deps.services.clientSecrets.revoke({ accountId: principal.accountId, secretId: params.id });
         return { status: 204 };
       },
     }),

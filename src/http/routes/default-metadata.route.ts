@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from '../../domain/text.js';
-import { getDefaultMetadata, replaceDefaultMetadata } from '../../services/default-metadata.service.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
 
 const VALUE_MESSAGE = `must be a string (at most ${MAX_METADATA_STRING_LENGTH} characters), a number or a boolean`;
 
@@ -39,7 +38,7 @@ export function defaultMetadataRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: appParams,
       responses: { 200: { description: 'The default metadata ({} when none is set)', schema: defaultMetadataSchema } },
-      handler: async ({ params, principal }) => ({ status: 200, body: await getDefaultMetadata(deps, principal.accountId, params.appId) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.defaultMetadata.get(principal.accountId, params.appId) }),
     }),
     defineRoute({
       method: 'put',
@@ -54,7 +53,7 @@ export function defaultMetadataRoutes(deps: ApiDeps): AnyRoute[] {
       responses: { 200: { description: 'The stored default metadata', schema: defaultMetadataSchema } },
       // The stored object is the one the request sent, nothing more.
       writeOnlyView: defaultMetadataSchema,
-      handler: async ({ params, body, principal }) => ({ status: 200, body: await replaceDefaultMetadata(deps, principal.accountId, params.appId, body) }),
+      handler: async ({ params, body, principal }) => ({ status: 200, body: await deps.services.defaultMetadata.replace(principal.accountId, params.appId, body) }),
     }),
   ];
 }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../adapters/metadata/entities/delivery.entity.js';
 import { isUuid } from '../../domain/uuid.js';
-import { DeliveriesService } from '../../services/deliveries.service.js';
 import { cursorPageQueryFields, defineRoute, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
+import { DELIVERY_STATUSES } from '../../domain/alerting.js';
 
 const listQuery = z.strictObject({
   // A malformed rule id is a 400 (a filter that can match nothing is a client mistake); an unknown
@@ -40,7 +39,6 @@ const deliveryPageSchema = z
 
 /** Deliveries: what each rule action sent, and how it went. */
 export function deliveryRoutes(deps: ApiDeps): AnyRoute[] {
-  const service = new DeliveriesService({ metadata: deps.metadata });
   return [
     defineRoute({
       method: 'get',
@@ -53,7 +51,7 @@ export function deliveryRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       query: listQuery,
       responses: { 200: { description: 'One page of deliveries', schema: deliveryPageSchema } },
-      handler: async ({ params, query, principal }) => ({ status: 200, body: await service.list(principal.accountId, params.appId, query) }),
+      handler: async ({ params, query, principal }) => ({ status: 200, body: await deps.services.deliveries.list(principal.accountId, params.appId, query) }),
     }),
   ];
 }

@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import { CHANNELS } from '../../delivery/delivery-types.js';
-import {
-  createDestination,
-  deleteDestination,
-  getDestination,
-  listDestinations,
-  testDestination,
-  updateDestination,
-} from '../../services/destinations.service.js';
 import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
+import { CHANNELS } from '../../domain/alerting.js';
 
 const URL_TYPES = CHANNELS.filter((c) => c !== 'email');
 const MAX_URL_LENGTH = 2048;
@@ -92,7 +84,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       body: createBody,
       responses: { 201: { description: 'Created; a webhook destination carries its signing secret this once', schema: createdDestinationSchema } },
       writeOnlyView: idOnlyView.extend({ signingSecret: z.string().optional() }),
-      handler: async ({ params, body, principal }) => ({ status: 201, body: await createDestination(deps, principal.accountId, params.appId, body) }),
+      handler: async ({ params, body, principal }) => ({ status: 201, body: await deps.services.destinations.create(principal.accountId, params.appId, body) }),
     }),
     defineRoute({
       method: 'get',
@@ -104,7 +96,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       query: paginationQuery,
       responses: { 200: { description: 'A page of destinations', schema: z.array(destinationSchema) } },
-      handler: async ({ params, query, principal }) => ({ status: 200, body: await listDestinations(deps, principal.accountId, params.appId, query) }),
+      handler: async ({ params, query, principal }) => ({ status: 200, body: await deps.services.destinations.list(principal.accountId, params.appId, query) }),
     }),
     defineRoute({
       method: 'get',
@@ -115,7 +107,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: destinationParams,
       responses: { 200: { description: 'The destination', schema: destinationSchema } },
-      handler: async ({ params, principal }) => ({ status: 200, body: await getDestination(deps, principal.accountId, params.appId, params.destinationId) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.destinations.get(principal.accountId, params.appId, params.destinationId) }),
     }),
     defineRoute({
       method: 'patch',
@@ -131,7 +123,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({
         status: 200,
-        body: await updateDestination(deps, principal.accountId, params.appId, params.destinationId, body),
+        body: await deps.services.destinations.update(principal.accountId, params.appId, params.destinationId, body),
       }),
     }),
     defineRoute({
@@ -146,7 +138,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       responses: { 204: { description: 'Deleted' } },
       errors: [409],
       handler: async ({ params, principal }) => {
-        await deleteDestination(deps, principal.accountId, params.appId, params.destinationId);
+        await deps.services.destinations.delete(principal.accountId, params.appId, params.destinationId);
         return { status: 204 };
       },
     }),
@@ -162,7 +154,7 @@ export function destinationRoutes(deps: ApiDeps): AnyRoute[] {
       responses: { 200: { description: 'Delivered; the destination, now verified', schema: destinationSchema } },
       writeOnlyView: idOnlyView,
       errors: [502],
-      handler: async ({ params, principal }) => ({ status: 200, body: await testDestination(deps, principal.accountId, params.appId, params.destinationId) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.destinations.test(principal.accountId, params.appId, params.destinationId) }),
     }),
   ];
 }

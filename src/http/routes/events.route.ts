@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { EVENT_LEVELS, type StoredEvent } from '../../adapters/event-store/event-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
-import { EventsQueryService } from '../../services/events-query.service.js';
 import { cursorPageQueryFields, defineRoute, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
+import { EVENT_LEVELS, type StoredEvent } from '../../domain/events.js';
 
 const dateTime = (what: string) =>
   z.iso.datetime({ offset: true, error: `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z` }).describe(what);
@@ -54,7 +53,6 @@ export function eventView(e: StoredEvent): z.output<typeof eventSchema> {
 }
 
 export function eventRoutes(deps: ApiDeps): AnyRoute[] {
-  const service = new EventsQueryService({ metadata: deps.metadata, events: deps.events });
   return [
     defineRoute({
       method: 'get',
@@ -73,7 +71,7 @@ export function eventRoutes(deps: ApiDeps): AnyRoute[] {
         if (from && to && from.getTime() >= to.getTime()) {
           throw new DomainError('validation_failed', 'from: must be earlier than to', { details: [{ path: 'from', message: 'must be earlier than to' }] });
         }
-        const page = await service.list(principal.accountId, params.appId, {
+        const page = await deps.services.events.list(principal.accountId, params.appId, {
           level: query.level,
           type: query.type,
           customerId: query.customer_id,

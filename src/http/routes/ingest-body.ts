@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { EVENT_LEVELS } from '../../adapters/event-store/event-store.js';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { MAX_EVENT_DATA_DEPTH, jsonValueProblem } from '../../domain/json-limits.js';
 import { MAX_MONTHS_PER_REQUEST, firstBeyondMonthLimit } from '../../domain/months.js';
 import { isJsonObject } from '../../domain/json-object.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
+import { EVENT_LEVELS } from '../../domain/events.js';
 
 /** More than 24 h in the future is a client clock or unit error, not an event. */
 const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;

@@ -3,12 +3,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { ExchangeNotes } from '../../observability/http-metrics.js';
-import { requireApp } from '../../services/app-lookup.js';
-import { IngestService, type IngestItem, type IngestRequest, type IngestResponse } from '../../services/ingest.service.js';
+import type { IngestItem, IngestRequest, IngestResult } from '../../services/ingest.service.js';
 import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
 import { appParams } from './app-params.js';
 import { ingestBodySchema, ingestEventSchema, wellFormedIngestBody, type IngestBody } from './ingest-body.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -61,25 +60,18 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 }
 
 /** 202 with the ingest response; a replayed idempotent request says so in a header. */
-function accepted({ response, replayed }: { response: IngestResponse; replayed: boolean }): RouteResult {
+function accepted({ response, replayed }: IngestResult): RouteResult {
   return { status: 202, body: response, headers: replayed ? { 'Idempotent-Replayed': 'true' } : {} };
 }
 
 export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
-  const service = new IngestService({
-    config: deps.ingestConfig,
-    state: deps.state,
-    sink: deps.sink,
-    logger: deps.logger,
-    settings: deps.config,
-  });
   /**
    * The service's only `validation_failed` is a violation of the app's registered schemas (the form
    * of the body was checked before it ran): the metrics count those events as `schema`, not `validation`.
    */
   const ingest = async (request: IngestRequest, notes: ExchangeNotes): Promise<RouteResult> => {
     try {
-      return accepted(await service.ingest(request));
+      return accepted(await deps.services.ingest.ingest(request));
     } catch (err) {
       if (err instanceof DomainError && err.code === 'validation_failed') notes.eventsRejection = 'schema';
       throw err;
@@ -120,7 +112,7 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       writeOnlyView: ingestResponseSchema,
       ingest: true,
       handler: async ({ params, body, principal, headers, rawBody, notes }) => {
-        const app = await requireApp(deps.metadata.em(), principal.accountId, params.appId);
+        const app = await deps.services.apps.get(principal.accountId, params.appId);
         const { items } = toIngestItems(body);
         return ingest({ appId: app.id, items, single: true, idempotency: idempotencyOf(headers, rawBody) }, notes);
       },

@@ -1,19 +1,12 @@
 import { z } from 'zod';
-import { CHANNELS } from '../../delivery/delivery-types.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { MATCH_MODES, OPERATORS, conditionInputSchema, matchSchema } from '../../domain/rule-conditions.js';
 import { isUuid } from '../../domain/uuid.js';
-import {
-  createNotificationRule,
-  deleteNotificationRule,
-  getNotificationRule,
-  listNotificationRules,
-  updateNotificationRule,
-} from '../../services/notification-rules.service.js';
 import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
+import { CHANNELS } from '../../domain/alerting.js';
 
 /** Bounds that keep one rule's evaluation and one rule's alert fan-out small. */
 const MAX_CONDITIONS = 50;
@@ -131,7 +124,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       body: createBody,
       responses: { 201: { description: 'The created rule', schema: notificationRuleSchema } },
       writeOnlyView: idOnlyView,
-      handler: async ({ params, body, principal }) => ({ status: 201, body: await createNotificationRule(deps, principal.accountId, params.appId, body) }),
+      handler: async ({ params, body, principal }) => ({ status: 201, body: await deps.services.rules.create(principal.accountId, params.appId, body) }),
     }),
     defineRoute({
       method: 'get',
@@ -143,7 +136,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       query: paginationQuery,
       responses: { 200: { description: 'A page of rules', schema: z.array(notificationRuleSchema) } },
-      handler: async ({ params, query, principal }) => ({ status: 200, body: await listNotificationRules(deps, principal.accountId, params.appId, query) }),
+      handler: async ({ params, query, principal }) => ({ status: 200, body: await deps.services.rules.list(principal.accountId, params.appId, query) }),
     }),
     defineRoute({
       method: 'get',
@@ -154,7 +147,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: ruleParams,
       responses: { 200: { description: 'The rule', schema: notificationRuleSchema } },
-      handler: async ({ params, principal }) => ({ status: 200, body: await getNotificationRule(deps, principal.accountId, params.appId, params.ruleId) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.rules.get(principal.accountId, params.appId, params.ruleId) }),
     }),
     defineRoute({
       method: 'patch',
@@ -169,7 +162,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       writeOnlyView: idOnlyView,
       handler: async ({ params, body, principal }) => ({
         status: 200,
-        body: await updateNotificationRule(deps, principal.accountId, params.appId, params.ruleId, body),
+        body: await deps.services.rules.update(principal.accountId, params.appId, params.ruleId, body),
       }),
     }),
     defineRoute({
@@ -183,7 +176,7 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
       params: ruleParams,
       responses: { 204: { description: 'Deleted' } },
       handler: async ({ params, principal }) => {
-        await deleteNotificationRule(deps, principal.accountId, params.appId, params.ruleId);
+        await deps.services.rules.delete(principal.accountId, params.appId, params.ruleId);
         return { status: 204 };
       },
     }),

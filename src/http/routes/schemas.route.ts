@@ -11,10 +11,9 @@ import {
   fieldListProblems,
 } from '../../domain/event-schema.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from '../../domain/text.js';
-import { createEventSchema, deleteEventSchema, getEventSchemaByName, listEventSchemas, updateEventSchema } from '../../services/event-schemas.service.js';
 import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
-import type { ApiDeps } from './v1.js';
+import type { ApiDeps } from './api-deps.js';
 
 const fieldInputSchema = z
   .strictObject({
@@ -130,7 +129,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       params: appParams,
       query: paginationQuery,
       responses: { 200: { description: 'A page of event schemas', schema: z.array(eventSchemaSchema) } },
-      handler: async ({ params, query, principal }) => ({ status: 200, body: await listEventSchemas(deps, principal.accountId, params.appId, query) }),
+      handler: async ({ params, query, principal }) => ({ status: 200, body: await deps.services.schemas.list(principal.accountId, params.appId, query) }),
     }),
     defineRoute({
       method: 'post',
@@ -143,7 +142,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       body: createBody,
       responses: { 201: { description: 'Schema created', schema: eventSchemaSchema } },
       writeOnlyView: idOnlyView,
-      handler: async ({ params, body, principal }) => ({ status: 201, body: await createEventSchema(deps, principal.accountId, params.appId, body) }),
+      handler: async ({ params, body, principal }) => ({ status: 201, body: await deps.services.schemas.create(principal.accountId, params.appId, body) }),
     }),
     defineRoute({
       method: 'get',
@@ -154,7 +153,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       auth: 'client',
       params: eventNameParams,
       responses: { 200: { description: 'The event schema', schema: eventSchemaSchema } },
-      handler: async ({ params, principal }) => ({ status: 200, body: await getEventSchemaByName(deps, principal.accountId, params.appId, params.eventName) }),
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.schemas.getByName(principal.accountId, params.appId, params.eventName) }),
     }),
     defineRoute({
       method: 'patch',
@@ -168,7 +167,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       body: updateBody,
       responses: { 200: { description: 'The updated event schema', schema: eventSchemaSchema } },
       writeOnlyView: idOnlyView,
-      handler: async ({ params, body, principal }) => ({ status: 200, body: await updateEventSchema(deps, principal.accountId, params.appId, params.schemaId, body) }),
+      handler: async ({ params, body, principal }) => ({ status: 200, body: await deps.services.schemas.update(principal.accountId, params.appId, params.schemaId, body) }),
     }),
     defineRoute({
       method: 'delete',
@@ -180,7 +179,7 @@ export function schemaRoutes(deps: ApiDeps): AnyRoute[] {
       params: schemaParams,
       responses: { 204: { description: 'Deleted' } },
       handler: async ({ params, principal }) => {
-        await deleteEventSchema(deps, principal.accountId, params.appId, params.schemaId);
+        await deps.services.schemas.delete(principal.accountId, params.appId, params.schemaId);
         return { status: 204 };
       },
     }),

@@ -1,14 +1,11 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../observability/logger.js';
-import { checkReadiness, type DependencyCheck } from '../../services/readiness.js';
+import type { ReadinessService } from '../../services/readiness.service.js';
 import { errorBody } from '../error-response.js';
 
-/** Probes answer fast: a dependency that has not answered within this is reported as failing. */
-const READINESS_TIMEOUT_MS = 2_500;
-
 /** Liveness, readiness and metrics: served by every role, outside `/v1` and its auth. */
-export function systemRouter(deps: { checks: readonly DependencyCheck[]; metrics: Registry; logger: Logger }): Router {
+export function systemRouter(deps: { readiness: Pick<ReadinessService, 'check'>; metrics: Registry; logger: Logger }): Router {
   const router = Router();
 
   router.get('/healthz', (_req, res) => {
@@ -16,7 +13,7 @@ export function systemRouter(deps: { checks: readonly DependencyCheck[]; metrics
   });
 
   router.get('/readyz', async (req, res) => {
-    const report = await checkReadiness(deps.checks, READINESS_TIMEOUT_MS);
+    const report = await deps.readiness.check();
     if (report.ready) {
       res.json({ status: 'ready', checks: report.checks });
       return;

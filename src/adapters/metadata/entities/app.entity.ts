@@ -2,9 +2,7 @@ import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type Account, AccountEntity } from './account.entity.js';
 import { timestampProperties } from './timestamps.js';
-
-/** Values an app's default metadata may hold: string, number or boolean. */
-export type MetadataValue = string | number | boolean;
+import type { MetadataValue } from '../../../domain/default-metadata.js';
 
 /**
  * An app: one event namespace and exactly one active ingestion key. The key itself is never stored,

@@ -1,8 +1,7 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type Account, AccountEntity } from './account.entity.js';
-
-export type ClientSecretScope = 'read' | 'write';
+import type { ClientSecretScope } from '../../../ports/metadata.js';
 
 /**
  * A management credential (`svc_cs_…`). Only the SHA-256 digest of the value is stored, so a leaked

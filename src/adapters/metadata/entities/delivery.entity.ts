@@ -1,10 +1,8 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type App, AppEntity } from './app.entity.js';
+import type { DeliveryStatus } from '../../../domain/alerting.js';
 import { timestampProperties } from './timestamps.js';
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * One alert of one rule action for one event, with its attempts.

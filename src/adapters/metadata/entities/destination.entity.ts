@@ -1,8 +1,8 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import type { Channel } from '../../../delivery/delivery-types.js';
 import { type App, AppEntity } from './app.entity.js';
 import { timestampProperties } from './timestamps.js';
+import type { Channel } from '../../../domain/alerting.js';
 
 /**
  * Where alerts go: a chat webhook (Slack, Discord), a signed webhook, or an e-mail address. Exactly

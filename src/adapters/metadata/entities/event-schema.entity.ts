@@ -2,18 +2,7 @@ import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { type App, AppEntity } from './app.entity.js';
 import { timestampProperties } from './timestamps.js';
-
-/**
- * One field of a schema as stored. The services validate the shape with zod before it gets here; the
- * database only keeps the JSON.
- */
-export interface StoredSchemaField {
-  id: string;
-  name: string;
-  type: 'string' | 'number' | 'boolean' | 'enum';
-  required?: boolean;
-  enumValues?: string[];
-}
+import type { StoredSchemaField } from '../../../ports/metadata.js';
 
 /**
  * The schema of one event name within one app. Deleting the app deletes its schemas: the foreign

@@ -1,17 +1,9 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import type { Channel } from '../../../delivery/delivery-types.js';
 import type { Condition, MatchMode } from '../../../domain/rule-conditions.js';
 import { type App, AppEntity } from './app.entity.js';
 import { timestampProperties } from './timestamps.js';
-
-/** One delivery action as stored; `target` is not stored: it is read from the destination when shown. */
-export interface StoredRuleAction {
-  id: string;
-  destinationId: string;
-  channel: Channel;
-  enabled: boolean;
-}
+import type { StoredRuleAction } from '../../../ports/metadata.js';
 
 /**
  * A notification rule. Conditions and actions are JSON columns: they are always read and written with

@@ -1,23 +1,31 @@
-import { LockMode, type EntityManager } from '@mikro-orm/core';
-import { type Account, AccountEntity } from '../entities/account.entity.js';
+import type { AccountRecord, AccountRepository } from '../../../ports/metadata.js';
+import { AccountEntity } from '../entities/account.entity.js';
+import { toAccountRecord } from '../records.js';
+import { createRow, DETACHED, lockOptions, type EntityManagerSource } from '../unit-of-work.js';
 
-export async function createAccount(em: EntityManager, input: { name: string }): Promise<Account> {
-  const account = em.create(AccountEntity, { name: input.name });
-  await em.flush();
-  return account;
-}
+export class OrmAccountRepository implements AccountRepository {
+  constructor(private readonly em: EntityManagerSource) {}
 
-export async function findAccountById(em: EntityManager, id: string): Promise<Account | null> {
-  return em.findOne(AccountEntity, { id });
-}
+  async create(input: { readonly name: string }): Promise<AccountRecord> {
+    return createRow(this.em(), AccountEntity, { name: input.name }, toAccountRecord);
+  }
 
-/**
- * Takes a row lock on the account until the surrounding transaction ends (`SELECT … FOR UPDATE` on
- * PostgreSQL), so that checks over all of an account's rows, such as "some other client secret is
- * still active", are serialised per account. SQLite has no row locks (the clause is dropped); there a
- * transaction that has already written holds the single writer lock, which serialises just as well.
- * Must run inside `em.transactional`.
- */
-export async function lockAccount(em: EntityManager, id: string): Promise<Account | null> {
-  return em.findOne(AccountEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  async findById(id: string): Promise<AccountRecord | null> {
+    const account = await this.em().findOne(AccountEntity, { id }, DETACHED);
+    return account && toAccountRecord(account);
+  }
+
+  async findOldestByName(name: string): Promise<AccountRecord | null> {
+    const account = await this.em().findOne(AccountEntity, { name }, { ...DETACHED, orderBy: { createdAt: 'asc' } });
+    return account && toAccountRecord(account);
+  }
+
+  /**
+   * `SELECT … FOR UPDATE` on PostgreSQL. On SQLite the clause is dropped; there a transaction that has
+   * already written holds the single writer lock, which serialises just as well.
+   */
+  async lock(id: string): Promise<AccountRecord | null> {
+    const account = await this.em().findOne(AccountEntity, { id }, lockOptions('update'));
+    return account && toAccountRecord(account);
+  }
 }

@@ -1,67 +1,52 @@
-import type { EntityManager } from '@mikro-orm/core';
-import { type App, AppEntity, type MetadataValue } from '../entities/app.entity.js';
+import type { AppChanges, AppRecord, AppRepository, NewApp, Page } from '../../../ports/metadata.js';
+import { AppEntity } from '../entities/app.entity.js';
+import { toAppRecord } from '../records.js';
+import { createRow, DETACHED, inCreationOrder, updateById, type EntityManagerSource } from '../unit-of-work.js';
 
-export interface NewApp {
-  accountId: string;
-  name: string;
-  slug: string;
-  /** SHA-256 hex of the full API key; the caller hashes, this layer never sees the key. */
-  apiKeyDigest: string;
-  apiKeyPrefix: string;
-  defaultMetadata?: Record<string, MetadataValue>;
-}
+export class OrmAppRepository implements AppRepository {
+  constructor(private readonly em: EntityManagerSource) {}
 
-/** Throws MikroORM's UniqueConstraintViolationException when the slug is taken in the account. */
-export async function createApp(em: EntityManager, input: NewApp): Promise<App> {
-  const app = em.create(AppEntity, {
-    account: input.accountId,
-    name: input.name,
-    slug: input.slug,
-    apiKeyDigest: input.apiKeyDigest,
-    apiKeyPrefix: input.apiKeyPrefix,
-    defaultMetadata: input.defaultMetadata ?? {},
-  });
-  await em.flush();
-  return app;
-}
+  async create(input: NewApp): Promise<AppRecord> {
+    const { accountId, defaultMetadata, ...fields } = input;
+    return createRow(this.em(), AppEntity, { ...fields, account: accountId, defaultMetadata: { ...defaultMetadata } }, toAppRecord);
+  }
 
-/** The app an ingest request's key belongs to, or null. After rotation the old digest finds nothing. */
-export async function findAppByApiKeyDigest(em: EntityManager, apiKeyDigest: string): Promise<App | null> {
-  return em.findOne(AppEntity, { apiKeyDigest });
-}
+  async findById(id: string): Promise<AppRecord | null> {
+    return this.#one({ id });
+  }
 
-/** The app with this id in this account, or null; `id` must have the form of a UUID. */
-export async function findAppInAccountById(em: EntityManager, accountId: string, id: string): Promise<App | null> {
-  return em.findOne(AppEntity, { id, account: accountId });
-}
+  async findInAccount(accountId: string, id: string): Promise<AppRecord | null> {
+    return this.#one({ id, account: accountId });
+  }
 
-export async function findAppInAccountBySlug(em: EntityManager, accountId: string, slug: string): Promise<App | null> {
-  return em.findOne(AppEntity, { slug, account: accountId });
-}
+  async findBySlug(accountId: string, slug: string): Promise<AppRecord | null> {
+    return this.#one({ slug, account: accountId });
+  }
 
-/** Any account's app with this id, for operator tools that act outside an account. */
-export async function findAppById(em: EntityManager, id: string): Promise<App | null> {
-  return em.findOne(AppEntity, { id });
-}
+  async findByApiKeyDigest(apiKeyDigest: string): Promise<AppRecord | null> {
+    return this.#one({ apiKeyDigest });
+  }
 
-/**
- * A page of an account's apps in creation order (id breaks ties within a millisecond). Creation order
- * keeps offset paging stable while apps are added: a new app lands on the last page.
- */
-export async function listAppsOfAccount(em: EntityManager, accountId: string, page: { limit: number; offset: number }): Promise<App[]> {
-  return em.find(AppEntity, { account: accountId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset });
-}
+  async list(accountId: string, page: Page): Promise<AppRecord[]> {
+    return (await this.em().find(AppEntity, { account: accountId }, inCreationOrder(page))).map(toAppRecord);
+  }
 
-/** Which of `slugs` the account already uses. */
-export async function findTakenSlugs(em: EntityManager, accountId: string, slugs: readonly string[]): Promise<string[]> {
-  const rows = await em.find(AppEntity, { account: accountId, slug: { $in: [...slugs] } }, { fields: ['slug'] });
-  return rows.map((row) => row.slug);
-}
+  async takenSlugs(accountId: string, slugs: readonly string[]): Promise<string[]> {
+    const rows = await this.em().find(AppEntity, { account: accountId, slug: { $in: [...slugs] } }, { ...DETACHED, fields: ['slug'] });
+    return rows.map((row) => row.slug);
+  }
 
-/**
- * Deletes the app row; the database cascades to its schemas (and to later per-app tables). True
- * when a row was deleted.
- */
-export async function deleteAppById(em: EntityManager, id: string): Promise<boolean> {
-  return (await em.nativeDelete(AppEntity, { id })) > 0;
+  async update(id: string, changes: AppChanges): Promise<AppRecord | null> {
+    return updateById(this.em(), AppEntity, id, changes, toAppRecord);
+  }
+
+  /** One statement; the database cascades to the app's schemas, rules, destinations and deliveries. */
+  async delete(id: string): Promise<boolean> {
+    return (await this.em().nativeDelete(AppEntity, { id })) > 0;
+  }
+
+  async #one(where: { id?: string; account?: string; slug?: string; apiKeyDigest?: string }): Promise<AppRecord | null> {
+    const app = await this.em().findOne(AppEntity, where, DETACHED);
+    return app && toAppRecord(app);
+  }
 }

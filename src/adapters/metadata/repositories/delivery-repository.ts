@@ -1,84 +1,26 @@
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import { type Delivery, DeliveryEntity, type DeliveryStatus } from '../entities/delivery.entity.js';
-import type { MetadataStore } from '../metadata-store.js';
-
-export interface NewDelivery {
-  appId: string;
-  ruleId: string;
-  actionId: string;
-  destinationId: string;
-  eventId: string;
-  /** The alert content as JSON: what every attempt sends, fixed when the rule triggered. */
-  payload: string;
-}
-
-/** A delivery this worker now owns for one attempt; `attempts` already counts that attempt. */
-export interface ClaimedDelivery {
-  readonly id: string;
-  readonly appId: string;
-  readonly ruleId: string;
-  readonly actionId: string;
-  readonly destinationId: string;
-  readonly eventId: string;
-  readonly attempts: number;
-  readonly payload: string;
-}
-
-export interface DeliveryOutcome {
-  status: DeliveryStatus;
-  lastError: string | null;
-  /** When a pending delivery is due again; null once it succeeded or failed for good. */
-  nextAttemptAt: Date | null;
-}
-
-export interface DeliveryListQuery {
-  ruleId?: string | undefined;
-  status?: DeliveryStatus | undefined;
-  limit: number;
-  /** Keyset position: only deliveries with a smaller id (created earlier) than this one. */
-  after?: string | undefined;
-}
-
-/** An attempt a worker wants to make: of this delivery, after `attemptsMade` earlier ones. */
-export interface AttemptToClaim {
-  readonly id: string;
-  readonly attemptsMade: number;
-}
-
-/** The outcome of a claimed attempt, to record. */
-export interface FinishedAttempt {
-  readonly id: string;
-  /** The delivery's attempt count as the claim left it. */
-  readonly attempts: number;
-  readonly outcome: DeliveryOutcome;
-}
-
-/** What the delivery queue and workers (src/pipeline) need of the deliveries table. */
-export interface DeliveryStore {
-  /** Creates the deliveries that do not exist yet, due at `firstAttemptDue`; returns the ids created. */
-  createMany(rows: readonly NewDelivery[], firstAttemptDue: Date): Promise<string[]>;
-  /** Pending deliveries due by `now` (lease run out included), oldest due first. */
-  due(now: Date, limit: number): Promise<Array<{ id: string; attempts: number }>>;
-  /**
-   * Takes one attempt of each delivery asked for, in one statement; returns those taken (in any order).
-   * A delivery someone else attempted or holds, or that is no longer pending, is left out.
-   */
-  claim(attempts: readonly AttemptToClaim[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]>;
-  /**
-   * Records the outcomes of claimed attempts (one statement for all that share an outcome); returns the
-   * ids recorded. One is left out when its claim was lost (the lease taken over, the app deleted).
-   */
-  finish(attempts: readonly FinishedAttempt[]): Promise<Set<string>>;
-}
+import type {
+  AttemptToClaim,
+  ClaimedDelivery,
+  DeliveryListQuery,
+  DeliveryOutcome,
+  DeliveryRecord,
+  DeliveryRepository,
+  FinishedAttempt,
+  NewDelivery,
+} from '../../../ports/metadata.js';
+import { DeliveryEntity } from '../entities/delivery.entity.js';
+import { toDeliveryRecord } from '../records.js';
+import type { EntityManagerSource } from '../unit-of-work.js';
 
 /**
  * Deliveries, for the worker (created once per rule action and event, attempts claimed and recorded)
- * and the API (list). Unlike the request-scoped repositories it owns its units of work: the worker
- * calls it from consumer loops with no request around them, and every call is a short statement or two.
+ * and the API (list). Every call is a short statement or two of its own, never part of a transaction:
+ * creation settles races by letting an insert fail, which would abort a PostgreSQL transaction.
  */
-export class DeliveryRepository implements DeliveryStore {
-  constructor(private readonly metadata: MetadataStore) {}
+export class OrmDeliveryRepository implements DeliveryRepository {
+  constructor(private readonly em: EntityManagerSource) {}
 
   /**
    * The unique index on (rule_id, action_id, event_id) makes creation idempotent: an event processed
@@ -90,7 +32,7 @@ export class DeliveryRepository implements DeliveryStore {
    */
   async createMany(rows: readonly NewDelivery[], firstAttemptDue: Date): Promise<string[]> {
     if (rows.length === 0) return [];
-    const existing = await this.metadata.em().find(
+    const existing = await this.em().find(
       DeliveryEntity,
       { eventId: { $in: [...new Set(rows.map((row) => row.eventId))] } },
       { fields: ['ruleId', 'actionId', 'eventId'], disableIdentityMap: true },
@@ -99,7 +41,7 @@ export class DeliveryRepository implements DeliveryStore {
     const missing = rows.filter((row) => !known.has(uniqueKey(row)));
     const fresh = missing.map((row) => newRow(row, firstAttemptDue));
     try {
-      if (fresh.length > 0) await this.metadata.em().insertMany(DeliveryEntity, fresh);
+      if (fresh.length > 0) await this.em().insertMany(DeliveryEntity, fresh);
       return fresh.map((row) => row.id);
     } catch (err) {
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
@@ -109,21 +51,21 @@ export class DeliveryRepository implements DeliveryStore {
   }
 
   /** One delivery, created pending when absent; `created` false when it existed (the winner's row). */
-  async createIfAbsent(input: NewDelivery, firstAttemptDue: Date): Promise<{ delivery: Delivery; created: boolean }> {
+  async createIfAbsent(input: NewDelivery, firstAttemptDue: Date): Promise<{ delivery: DeliveryRecord; created: boolean }> {
     const row = newRow(input, firstAttemptDue);
     try {
       // One statement outside any transaction, so a violation aborts nothing else on PostgreSQL.
-      await this.metadata.em().insert(DeliveryEntity, row);
+      await this.em().insert(DeliveryEntity, row);
     } catch (err) {
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
       const { ruleId, actionId, eventId } = input;
-      return { delivery: await this.metadata.em().findOneOrFail(DeliveryEntity, { ruleId, actionId, eventId }), created: false };
+      return { delivery: toDeliveryRecord(await this.em().findOneOrFail(DeliveryEntity, { ruleId, actionId, eventId })), created: false };
     }
-    return { delivery: await this.metadata.em().findOneOrFail(DeliveryEntity, { id: row.id }), created: true };
+    return { delivery: toDeliveryRecord(await this.em().findOneOrFail(DeliveryEntity, { id: row.id })), created: true };
   }
 
   async due(now: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
-    const rows = await this.metadata.em().find(
+    const rows = await this.em().find(
       DeliveryEntity,
       { status: 'pending', nextAttemptAt: { $lte: now } },
       { fields: ['id', 'attempts'], orderBy: { nextAttemptAt: 'asc' }, limit, disableIdentityMap: true },
@@ -140,8 +82,7 @@ export class DeliveryRepository implements DeliveryStore {
    */
   async claim(attempts: readonly AttemptToClaim[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
     if (attempts.length === 0) return [];
-    const rows: unknown = await this.metadata
-      .em()
+    const rows: unknown = await this.em()
       .createQueryBuilder(DeliveryEntity)
       .update({ attempts: raw('attempts + 1'), nextAttemptAt: leaseUntil, updatedAt: now })
       .where({
@@ -158,8 +99,7 @@ export class DeliveryRepository implements DeliveryStore {
     const updatedAt = new Date();
     await Promise.all(
       groupByOutcome(attempts).map(async ({ outcome, attempts: same }) => {
-        const rows: unknown = await this.metadata
-          .em()
+        const rows: unknown = await this.em()
           .createQueryBuilder(DeliveryEntity)
           .update({ ...outcome, updatedAt })
           .where({ status: 'pending', $or: same.map(({ id, attempts: count }) => ({ id, attempts: count })) })
@@ -171,8 +111,9 @@ export class DeliveryRepository implements DeliveryStore {
     return recorded;
   }
 
-  async get(id: string): Promise<Delivery | null> {
-    return this.metadata.em().findOne(DeliveryEntity, { id });
+  async get(id: string): Promise<DeliveryRecord | null> {
+    const delivery = await this.em().findOne(DeliveryEntity, { id });
+    return delivery && toDeliveryRecord(delivery);
   }
 
   /**
@@ -180,8 +121,8 @@ export class DeliveryRepository implements DeliveryStore {
    * "after the last row of the previous page" is a plain `id <` on the (app_id, id) index: a page
    * never repeats or skips a delivery while new ones are created.
    */
-  async list(appId: string, query: DeliveryListQuery): Promise<Delivery[]> {
-    return this.metadata.em().find(
+  async list(appId: string, query: DeliveryListQuery): Promise<DeliveryRecord[]> {
+    const deliveries = await this.em().find(
       DeliveryEntity,
       {
         app: appId,
@@ -191,6 +132,7 @@ export class DeliveryRepository implements DeliveryStore {
       },
       { orderBy: { id: 'desc' }, limit: query.limit },
     );
+    return deliveries.map(toDeliveryRecord);
   }
 }
 

@@ -1,58 +1,48 @@
-import { LockMode, type EntityManager } from '@mikro-orm/core';
-import type { Channel } from '../../../delivery/delivery-types.js';
-import { type Destination, DestinationEntity } from '../entities/destination.entity.js';
+import type { DestinationChanges, DestinationRecord, DestinationRepository, NewDestination, Page, RowLock } from '../../../ports/metadata.js';
+import { DestinationEntity } from '../entities/destination.entity.js';
+import { toDestinationRecord } from '../records.js';
+import { createRow, DETACHED, inCreationOrder, lockOptions, updateById, type EntityManagerSource } from '../unit-of-work.js';
 
-export interface NewDestination {
-  appId: string;
-  type: Channel;
-  label: string;
-  url: string | null;
-  email: string | null;
-  signingSecret: string | null;
-}
+export class OrmDestinationRepository implements DestinationRepository {
+  constructor(private readonly em: EntityManagerSource) {}
 
-export async function createDestination(em: EntityManager, input: NewDestination): Promise<Destination> {
-  const destination = em.create(DestinationEntity, {
-    app: input.appId,
-    type: input.type,
-    label: input.label,
-    url: input.url,
-    email: input.email,
-    signingSecret: input.signingSecret,
-    verifiedAt: null,
-  });
-  await em.flush();
-  return destination;
-}
+  async create(input: NewDestination): Promise<DestinationRecord> {
+    const { appId, ...fields } = input;
+    return createRow(this.em(), DestinationEntity, { ...fields, app: appId, verifiedAt: null }, toDestinationRecord);
+  }
 
-/**
- * The destination with this id in this app, or null; `id` must have the form of a UUID. `lock`
- * (inside a transaction) takes a row lock on PostgreSQL, `share` for readers that must not see it
- * deleted under them, `update` for the deleter; SQLite serialises transactions anyway and ignores it.
- */
-export async function findDestinationById(em: EntityManager, appId: string, id: string, lock?: 'share' | 'update'): Promise<Destination | null> {
-  return em.findOne(DestinationEntity, { id, app: appId }, lock ? { lockMode: lockModeOf(lock) } : {});
-}
+  async findById(appId: string, id: string, lock?: RowLock): Promise<DestinationRecord | null> {
+    const destination = await this.em().findOne(DestinationEntity, { id, app: appId }, lockOptions(lock));
+    return destination && toDestinationRecord(destination);
+  }
 
-/**
- * The app's destinations among `ids` (any of them may be missing or another app's), read-only: they
- * are not managed by `em`, so a flush of the same unit of work (a rule write) never writes them back.
- */
-export async function findDestinationsByIds(em: EntityManager, appId: string, ids: readonly string[], lock?: 'share'): Promise<Destination[]> {
-  if (ids.length === 0) return [];
-  return em.find(DestinationEntity, { app: appId, id: { $in: [...ids] } }, { disableIdentityMap: true, ...(lock ? { lockMode: lockModeOf(lock) } : {}) });
-}
+  async findByIds(appId: string, ids: readonly string[], lock?: 'share'): Promise<DestinationRecord[]> {
+    if (ids.length === 0) return [];
+    return (await this.em().find(DestinationEntity, { app: appId, id: { $in: [...ids] } }, lockOptions(lock))).map(toDestinationRecord);
+  }
 
-/** A page of an app's destinations in creation order (stable offset paging while destinations are added). */
-export async function listDestinations(em: EntityManager, appId: string, page: { limit: number; offset: number }): Promise<Destination[]> {
-  return em.find(DestinationEntity, { app: appId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset });
-}
+  async list(appId: string, page: Page): Promise<DestinationRecord[]> {
+    return (await this.em().find(DestinationEntity, { app: appId }, inCreationOrder(page))).map(toDestinationRecord);
+  }
 
-/** Every destination of the app, for the worker's rule set (an app has a handful). */
-export async function listAllDestinations(em: EntityManager, appId: string): Promise<Destination[]> {
-  return em.find(DestinationEntity, { app: appId });
-}
+  async listAll(appId: string): Promise<DestinationRecord[]> {
+    return (await this.em().find(DestinationEntity, { app: appId }, DETACHED)).map(toDestinationRecord);
+  }
 
-function lockModeOf(lock: 'share' | 'update'): LockMode.PESSIMISTIC_READ | LockMode.PESSIMISTIC_WRITE {
-  return lock === 'share' ? LockMode.PESSIMISTIC_READ : LockMode.PESSIMISTIC_WRITE;
+  async update(id: string, changes: DestinationChanges): Promise<DestinationRecord | null> {
+    return updateById(this.em(), DestinationEntity, id, changes, toDestinationRecord);
+  }
+
+  /** One conditional statement, so a change of url or email that lands during the test wins. */
+  async markVerified(id: string, tested: Pick<DestinationRecord, 'url' | 'email'>, at: Date): Promise<DestinationRecord | null> {
+    const em = this.em();
+    const marked = await em.nativeUpdate(DestinationEntity, { id, url: tested.url, email: tested.email }, { verified: true, verifiedAt: at, updatedAt: at });
+    if (marked === 0) return null;
+    const destination = await em.findOne(DestinationEntity, { id }, DETACHED);
+    return destination && toDestinationRecord(destination);
+  }
+
+  async delete(appId: string, id: string): Promise<boolean> {
+    return (await this.em().nativeDelete(DestinationEntity, { id, app: appId })) > 0;
+  }
 }

@@ -1,42 +1,45 @@
-import type { EntityManager } from '@mikro-orm/core';
-import { type EventSchema, EventSchemaEntity, type StoredSchemaField } from '../entities/event-schema.entity.js';
+import type { EventSchemaChanges, EventSchemaRecord, EventSchemaRepository, NewEventSchema, Page } from '../../../ports/metadata.js';
+import { EventSchemaEntity } from '../entities/event-schema.entity.js';
+import { toEventSchemaRecord } from '../records.js';
+import { createRow, DETACHED, inCreationOrder, updateById, type EntityManagerSource } from '../unit-of-work.js';
 
-export interface NewEventSchema {
-  appId: string;
-  eventName: string;
-  description?: string;
-  fields: StoredSchemaField[];
-  metadataFields?: StoredSchemaField[];
-}
+export class OrmEventSchemaRepository implements EventSchemaRepository {
+  constructor(private readonly em: EntityManagerSource) {}
 
-/** Throws MikroORM's UniqueConstraintViolationException when the app already has this event name. */
-export async function createEventSchema(em: EntityManager, input: NewEventSchema): Promise<EventSchema> {
-  const schema = em.create(EventSchemaEntity, {
-    app: input.appId,
-    eventName: input.eventName,
-    description: input.description ?? '',
-    fields: input.fields,
-    metadataFields: input.metadataFields ?? [],
-  });
-  await em.flush();
-  return schema;
-}
+  async create(input: NewEventSchema): Promise<EventSchemaRecord> {
+    const data = {
+      app: input.appId,
+      eventName: input.eventName,
+      description: input.description ?? '',
+      fields: [...input.fields],
+      metadataFields: [...(input.metadataFields ?? [])],
+    };
+    return createRow(this.em(), EventSchemaEntity, data, toEventSchemaRecord);
+  }
 
-export async function findEventSchemaByName(em: EntityManager, appId: string, eventName: string): Promise<EventSchema | null> {
-  return em.findOne(EventSchemaEntity, { app: appId, eventName });
-}
+  async findById(appId: string, id: string): Promise<EventSchemaRecord | null> {
+    const schema = await this.em().findOne(EventSchemaEntity, { id, app: appId }, DETACHED);
+    return schema && toEventSchemaRecord(schema);
+  }
 
-/** The schema with this id in this app, or null; `id` must have the form of a UUID. */
-export async function findEventSchemaById(em: EntityManager, appId: string, id: string): Promise<EventSchema | null> {
-  return em.findOne(EventSchemaEntity, { id, app: appId });
-}
+  async findByName(appId: string, eventName: string): Promise<EventSchemaRecord | null> {
+    const schema = await this.em().findOne(EventSchemaEntity, { app: appId, eventName }, DETACHED);
+    return schema && toEventSchemaRecord(schema);
+  }
 
-/** A page of an app's schemas in creation order, which keeps offset paging stable while schemas are added. */
-export async function listEventSchemas(em: EntityManager, appId: string, page: { limit: number; offset: number }): Promise<EventSchema[]> {
-  return em.find(EventSchemaEntity, { app: appId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset });
-}
+  async list(appId: string, page: Page): Promise<EventSchemaRecord[]> {
+    return (await this.em().find(EventSchemaEntity, { app: appId }, inCreationOrder(page))).map(toEventSchemaRecord);
+  }
 
-/** True when a row was deleted. */
-export async function deleteEventSchemaById(em: EntityManager, appId: string, id: string): Promise<boolean> {
-  return (await em.nativeDelete(EventSchemaEntity, { id, app: appId })) > 0;
+  async listAll(appId: string): Promise<EventSchemaRecord[]> {
+    return (await this.em().find(EventSchemaEntity, { app: appId }, DETACHED)).map(toEventSchemaRecord);
+  }
+
+  async update(id: string, changes: EventSchemaChanges): Promise<EventSchemaRecord | null> {
+    return updateById(this.em(), EventSchemaEntity, id, changes, toEventSchemaRecord);
+  }
+
+  async delete(appId: string, id: string): Promise<boolean> {
+    return (await this.em().nativeDelete(EventSchemaEntity, { id, app: appId })) > 0;
+  }
 }

@@ -1,40 +1,43 @@
-import type { EntityManager } from '@mikro-orm/core';
-import { type NotificationRule, NotificationRuleEntity } from '../entities/notification-rule.entity.js';
+import type { NewNotificationRule, NotificationRuleChanges, NotificationRuleRecord, NotificationRuleRepository, Page } from '../../../ports/metadata.js';
+import { NotificationRuleEntity } from '../entities/notification-rule.entity.js';
+import { toNotificationRuleRecord } from '../records.js';
+import { createRow, DETACHED, inCreationOrder, updateById, type EntityManagerSource } from '../unit-of-work.js';
 
-export type NewNotificationRule = { appId: string } & Pick<NotificationRule, 'name' | 'eventName' | 'enabled' | 'match' | 'conditions' | 'actions' | 'cooldownSeconds'>;
+export class OrmNotificationRuleRepository implements NotificationRuleRepository {
+  constructor(private readonly em: EntityManagerSource) {}
 
-export async function createNotificationRule(em: EntityManager, input: NewNotificationRule): Promise<NotificationRule> {
-  const { appId, ...fields } = input;
-  const rule = em.create(NotificationRuleEntity, { app: appId, ...fields });
-  await em.flush();
-  return rule;
-}
+  async create(input: NewNotificationRule): Promise<NotificationRuleRecord> {
+    const { appId, conditions, actions, ...fields } = input;
+    return createRow(this.em(), NotificationRuleEntity, { ...fields, app: appId, conditions: [...conditions], actions: [...actions] }, toNotificationRuleRecord);
+  }
 
-/** The rule with this id in this app, or null; `id` must have the form of a UUID. */
-export async function findNotificationRuleById(em: EntityManager, appId: string, id: string): Promise<NotificationRule | null> {
-  return em.findOne(NotificationRuleEntity, { id, app: appId });
-}
+  async findById(appId: string, id: string): Promise<NotificationRuleRecord | null> {
+    const rule = await this.em().findOne(NotificationRuleEntity, { id, app: appId }, DETACHED);
+    return rule && toNotificationRuleRecord(rule);
+  }
 
-/** A page of an app's rules in creation order (stable offset paging while rules are added). */
-export async function listNotificationRules(em: EntityManager, appId: string, page: { limit: number; offset: number }): Promise<NotificationRule[]> {
-  return em.find(NotificationRuleEntity, { app: appId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset });
-}
+  async list(appId: string, page: Page): Promise<NotificationRuleRecord[]> {
+    return (await this.em().find(NotificationRuleEntity, { app: appId }, inCreationOrder(page))).map(toNotificationRuleRecord);
+  }
 
-/** The app's enabled rules, what the worker evaluates events against. */
-export async function listEnabledNotificationRules(em: EntityManager, appId: string): Promise<NotificationRule[]> {
-  return em.find(NotificationRuleEntity, { app: appId, enabled: true }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-}
+  async listEnabled(appId: string): Promise<NotificationRuleRecord[]> {
+    return (await this.em().find(NotificationRuleEntity, { app: appId, enabled: true }, inCreationOrder())).map(toNotificationRuleRecord);
+  }
 
-/**
- * The app's rules with an action on this destination, enabled or not. Actions are JSON, queried
- * differently by each database, so the app's rules are filtered here; an app has tens of rules.
- */
-export async function findRulesUsingDestination(em: EntityManager, appId: string, destinationId: string): Promise<NotificationRule[]> {
-  const rules = await em.find(NotificationRuleEntity, { app: appId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  return rules.filter((rule) => rule.actions.some((action) => action.destinationId === destinationId));
-}
+  /**
+   * Actions are JSON, queried differently by each database, so the app's rules are filtered here; an
+   * app has tens of rules.
+   */
+  async listUsingDestination(appId: string, destinationId: string): Promise<NotificationRuleRecord[]> {
+    const rules = await this.em().find(NotificationRuleEntity, { app: appId }, inCreationOrder());
+    return rules.filter((rule) => rule.actions.some((action) => action.destinationId === destinationId)).map(toNotificationRuleRecord);
+  }
 
-/** True when a row was deleted. */
-export async function deleteNotificationRuleById(em: EntityManager, appId: string, id: string): Promise<boolean> {
-  return (await em.nativeDelete(NotificationRuleEntity, { id, app: appId })) > 0;
+  async update(id: string, changes: NotificationRuleChanges): Promise<NotificationRuleRecord | null> {
+    return updateById(this.em(), NotificationRuleEntity, id, changes, toNotificationRuleRecord);
+  }
+
+  async delete(appId: string, id: string): Promise<boolean> {
+    return (await this.em().nativeDelete(NotificationRuleEntity, { id, app: appId })) > 0;
+  }
 }

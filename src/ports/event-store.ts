@@ -4,29 +4,7 @@
  * must work on ClickHouse 18.16 (Debian's package), current ClickHouse servers and chDB, and both pass
  * test/contract/event-store.contract.test.ts.
  */
-
-export const EVENT_LEVELS = ['info', 'warning', 'error', 'success'] as const;
-export type EventLevel = (typeof EVENT_LEVELS)[number];
-
-export type MetadataValue = string | number | boolean;
-
-export interface StoredEvent {
-  /**
-   * UUIDv7 assigned at ingestion, in lowercase canonical text; the event's identity across
-   * redeliveries. A redelivered copy carries the same id, appId and timestamp: deduplication relies
-   * on the three together.
-   */
-  readonly id: string;
-  readonly appId: string;
-  readonly event: string;
-  readonly customerId: string | null;
-  readonly level: EventLevel;
-  readonly data: Readonly<Record<string, unknown>>;
-  readonly metadata: Readonly<Record<string, MetadataValue>>;
-  /** Event time, millisecond precision. */
-  readonly timestamp: Date;
-  readonly ingestedAt: Date;
-}
+import type { EventLevel, StoredEvent } from '../domain/events.js';
 
 /** Keyset position: the last event of the previous page (newest-first order). */
 export interface EventPosition {

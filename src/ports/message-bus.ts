@@ -1,3 +1,5 @@
+import type { OutgoingMessage } from '../domain/messages/outgoing-message.js';
+
 /**
  * The event bus port. Distributed mode: Kafka (kafka-bus.ts). Embedded mode: an in-process log with
  * the same semantics (memory-bus.ts). Both pass test/contract/bus.contract.test.ts.
@@ -15,13 +17,6 @@
  * - Delivery is at-least-once in every case: a process that dies mid-batch, or a commit lost in a
  *   Kafka rebalance, means a finished batch is handled again. Handlers must be idempotent.
  */
-
-export interface OutgoingMessage {
-  /** Partitioning key: the app id for events, so one app's events stay in order. */
-  readonly key: string;
-  readonly value: Buffer;
-  readonly headers?: Readonly<Record<string, string>>;
-}
 
 export interface ConsumedMessage {
   readonly topic: string;

@@ -27,21 +27,32 @@ export interface ReadinessReport {
   readonly causes: Record<string, unknown>;
 }
 
-export async function checkReadiness(checks: readonly DependencyCheck[], timeoutMs: number): Promise<ReadinessReport> {
-  const causes: Record<string, unknown> = {};
-  const results = await Promise.all(
-    checks.map(async (check): Promise<[string, ReadinessReport['checks'][string]]> => {
-      try {
-        await withDeadline(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
-        check.observe?.(true);
-        return [check.name, { ok: true }];
-      } catch (err) {
-        check.observe?.(false);
-        causes[check.name] = err;
-        return [check.name, { ok: false, error: err instanceof DeadlineExceeded ? `no answer within ${timeoutMs} ms` : 'unreachable' }];
-      }
-    }),
-  );
-  const failing = results.filter(([, r]) => !r.ok).map(([name]) => name);
-  return { ready: failing.length === 0, failing, checks: Object.fromEntries(results), causes };
+/** Probes answer fast: a dependency that has not answered within this is reported as failing. */
+export const READINESS_TIMEOUT_MS = 2_500;
+
+export class ReadinessService {
+  constructor(
+    private readonly checks: readonly DependencyCheck[],
+    private readonly timeoutMs = READINESS_TIMEOUT_MS,
+  ) {}
+
+  async check(): Promise<ReadinessReport> {
+    const { timeoutMs } = this;
+    const causes: Record<string, unknown> = {};
+    const results = await Promise.all(
+      this.checks.map(async (check): Promise<[string, ReadinessReport['checks'][string]]> => {
+        try {
+          await withDeadline(check.ping(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`);
+          check.observe?.(true);
+          return [check.name, { ok: true }];
+        } catch (err) {
+          check.observe?.(false);
+          causes[check.name] = err;
+          return [check.name, { ok: false, error: err instanceof DeadlineExceeded ? `no answer within ${timeoutMs} ms` : 'unreachable' }];
+        }
+      }),
+    );
+    const failing = results.filter(([, r]) => !r.ok).map(([name]) => name);
+    return { ready: failing.length === 0, failing, checks: Object.fromEntries(results), causes };
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../adapters/event-store/event-store.js';
 import { decodeEventMessage, encodeEventEntry, eventBatchMessage } from './event-message.js';
+import type { StoredEvent } from '../events.js';
 
 const APP_ID = '0190a5f0-0000-7000-8000-000000000001';
 

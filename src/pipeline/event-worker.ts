@@ -1,0 +1,97 @@
+import type { ConsumedBatch, MessageBus, Subscription } from '../ports/message-bus.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { StateStore } from '../ports/state-store.js';
+import { EVENT_PARTITIONS, type Topics } from '../domain/messages/topics.js';
+import type { Logger } from '../observability/logger.js';
+import type { ServiceMetrics } from '../observability/service-metrics.js';
+import type { AppRuleSet } from '../services/rule-set-cache.js';
+import type { DeliveryQueue } from './delivery-queue.js';
+import { decodeBatch, type DecodedBatch } from './steps/decode-batch.js';
+import { deadLetterStep, type DeadLettered } from './steps/dead-letter.js';
+import { enqueueDeliveriesStep, type Enqueued } from './steps/enqueue-deliveries.js';
+import { evaluateRulesStep, type Evaluated } from './steps/evaluate-rules.js';
+import { storeEventsStep, type StoredBatch } from './steps/store-events.js';
+
+/** What each step of one batch did, in order: the chain's record of the batch. */
+export type BatchOutcomes = readonly [DecodedBatch, DeadLettered, StoredBatch, Evaluated, Enqueued];
+
+/** The steps after decoding, each built with what it needs; decoding is pure and needs nothing. */
+export interface EventSteps {
+  readonly deadLetter: (dead: DecodedBatch['dead']) => Promise<DeadLettered>;
+  readonly store: (decoded: DecodedBatch) => Promise<StoredBatch>;
+  readonly evaluate: (byApp: StoredBatch['byApp']) => Promise<Evaluated>;
+  readonly enqueue: (jobs: Evaluated['jobs']) => Promise<Enqueued>;
+}
+
+/**
+ * The worker, top to bottom: a consumed batch is decoded, what cannot be understood is
+ * dead-lettered, the rest stored in one insert, evaluated against each app's rules, and the
+ * deliveries of what fired are enqueued. Each step returns its outcome; a step that throws fails the
+ * batch. Only the consumer loop commits offsets, and only after this resolves, so everything here is
+ * durable before a batch counts as done; a batch that failed, or was cut off by a crash or a
+ * rebalance, is consumed again, and every step is idempotent (storing by event id, triggers by rule
+ * and event, deliveries by rule action and event).
+ */
+export function eventChain(steps: EventSteps): (batch: ConsumedBatch) => Promise<BatchOutcomes> {
+  return async (batch) => {
+    const decoded = decodeBatch(batch);
+    // Dead letters first: once they are durable in their own topic, committing past them loses nothing.
+    const deadLettered = await steps.deadLetter(decoded.dead);
+    const stored = await steps.store(decoded);
+    const evaluated = await steps.evaluate(stored.byApp);
+    const enqueued = await steps.enqueue(evaluated.jobs);
+    return [decoded, deadLettered, stored, evaluated, enqueued];
+  };
+}
+
+export interface EventWorkerDeps {
+  readonly bus: MessageBus;
+  readonly events: EventStore;
+  readonly state: StateStore;
+  readonly topics: Topics;
+  readonly ruleSets: { forApp(appId: string): Promise<AppRuleSet> };
+  readonly deliveries: DeliveryQueue;
+  readonly logger: Logger;
+  readonly metrics?: Pick<ServiceMetrics, 'eventsDeadLettered' | 'ruleEvaluations' | 'ruleTriggers'>;
+}
+
+/** The event chain's steps for this process's bus, stores and rules. */
+export function eventSteps(deps: EventWorkerDeps): EventSteps {
+  return {
+    deadLetter: deadLetterStep({ bus: deps.bus, topic: deps.topics.eventsDeadLetter, logger: deps.logger, metrics: deps.metrics }),
+    store: storeEventsStep({ events: deps.events }),
+    evaluate: evaluateRulesStep({ ruleSets: deps.ruleSets, state: deps.state, logger: deps.logger.child({ component: 'rules' }), metrics: deps.metrics }),
+    enqueue: enqueueDeliveriesStep(deps.deliveries),
+  };
+}
+
+/** The events topic's consumer group member that runs the chain on every batch. */
+export class EventWorker {
+  readonly #deps: EventWorkerDeps;
+  readonly #chain: (batch: ConsumedBatch) => Promise<BatchOutcomes>;
+  #subscription: Subscription | undefined;
+
+  constructor(deps: EventWorkerDeps) {
+    this.#deps = deps;
+    this.#chain = eventChain(eventSteps(deps));
+  }
+
+  async start(): Promise<void> {
+    const { bus, topics } = this.#deps;
+    await bus.ensureTopic(topics.eventsDeadLetter, EVENT_PARTITIONS);
+    this.#subscription = await bus.subscribe({
+      groupId: topics.workerGroup,
+      topic: topics.events,
+      handler: async (batch) => {
+        await this.#chain(batch);
+      },
+      fromBeginning: true,
+    });
+  }
+
+  /** Stops fetching and waits for the batch in progress to finish its chain and be committed. */
+  async stop(): Promise<void> {
+    await this.#subscription?.stop();
+    this.#subscription = undefined;
+  }
+}

@@ -1,0 +1,30 @@
+import type { EventStore } from '../../ports/event-store.js';
+import type { StoredEvent } from '../../domain/events.js';
+import type { DecodedBatch } from './decode-batch.js';
+
+export interface StoredBatch {
+  readonly step: 'stored';
+  /** Every event of the batch (also those the edge had stored), grouped by app in partition order. */
+  readonly byApp: ReadonlyMap<string, readonly StoredEvent[]>;
+  /** How many this step inserted. */
+  readonly inserted: number;
+}
+
+/**
+ * Stores the batch's events in one insert. Inserting is idempotent by event id, so a batch consumed
+ * again after a crash or a rebalance never shows an event twice. The app is the actor of what
+ * follows: its events keep their partition (= ingest) order within its group.
+ */
+export function storeEventsStep(deps: { readonly events: Pick<EventStore, 'insert'> }): (decoded: DecodedBatch) => Promise<StoredBatch> {
+  return async ({ events, alreadyStored }) => {
+    const toInsert = events.filter((event) => !alreadyStored.has(event.id));
+    if (toInsert.length > 0) await deps.events.insert(toInsert);
+    const byApp = new Map<string, StoredEvent[]>();
+    for (const event of events) {
+      const list = byApp.get(event.appId);
+      if (list) list.push(event);
+      else byApp.set(event.appId, [event]);
+    }
+    return { step: 'stored', byApp, inserted: toInsert.length };
+  };
+}
