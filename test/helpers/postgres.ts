@@ -1,4 +1,4 @@
-import { knex } from '@mikro-orm/postgresql';
+import { queryPostgresServer } from '../../src/adapters/metadata/postgres-server.js';
 import { uniqueName } from './stack-env.js';
 
 /**
@@ -39,17 +39,5 @@ async function onServer(serverUrl: string, sql: string): Promise<void> {
   await queryServer(serverUrl, sql);
 }
 
-/**
- * Runs one statement over a short-lived connection to the database `serverUrl` names, and returns its
- * rows. Administration of the test server (databases, versions), never the service's metadata: that
- * goes through the metadata port. The PostgreSQL driver package re-exports knex, which serves as the
- * plain client here.
- */
-export async function queryServer<Row>(serverUrl: string, sql: string): Promise<Row[]> {
-  const admin = knex({ client: 'pg', connection: serverUrl, pool: { min: 0, max: 1 } });
-  try {
-    return (await admin.raw<{ rows: Row[] }>(sql)).rows;
-  } finally {
-    await admin.destroy();
-  }
-}
+/** Runs one statement on the test server and returns its rows (administration only, see queryPostgresServer). */
+export const queryServer = queryPostgresServer;
