@@ -14,15 +14,15 @@ const focusedOrSkipped = ['it', 'describe', 'test'].flatMap((object) =>
  * anything; src/config.ts is read there and handed down as values.
  */
 const LAYERS = {
-  shared: [],
-  domain: ['shared'],
-  ports: ['domain', 'shared'],
-  observability: ['domain', 'shared', 'ports'],
-  adapters: ['domain', 'shared', 'ports', 'observability'],
-  delivery: ['domain', 'shared', 'ports', 'observability'],
-  services: ['domain', 'shared', 'ports', 'observability', 'delivery'],
-  pipeline: ['domain', 'shared', 'ports', 'observability', 'delivery', 'services'],
-  http: ['domain', 'shared', 'ports', 'observability', 'services'],
+  lib: [],
+  domain: ['lib'],
+  ports: ['domain', 'lib'],
+  observability: ['domain', 'lib', 'ports'],
+  adapters: ['domain', 'lib', 'ports', 'observability'],
+  delivery: ['domain', 'lib', 'ports', 'observability'],
+  services: ['domain', 'lib', 'ports', 'observability', 'delivery'],
+  pipeline: ['domain', 'lib', 'ports', 'observability', 'delivery', 'services'],
+  http: ['domain', 'lib', 'ports', 'observability', 'services'],
 };
 const TOP = ['**/container.js', '**/main.js', '**/server.js', '**/cli.js', '**/cli/**', '**/config.js'];
 /**

@@ -6,7 +6,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Authenticator } from '../services/authenticator.js';
 import type { ReadinessService } from '../services/readiness.service.js';
 import { dashboardRouter } from './dashboard.js';
-import { routeTable, type RouteTable, type RouteTemplate } from '../shared/route-table.js';
+import { routeTable, type RouteTable, type RouteTemplate } from '../lib/route-table.js';
 import { errorHandler, methodNotAllowedHandler, notFoundHandler } from './error-response.js';
 import { ingestEndpoint, INGEST_PATH } from './ingest-endpoint.js';
 import { mountRoutes } from './mount-routes.js';

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
-import type { RouteTable } from '../shared/route-table.js';
+import type { RouteTable } from '../lib/route-table.js';
 
 /** The one mapping from domain error codes to HTTP statuses; domain errors know nothing of HTTP. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {

@@ -2,8 +2,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../ports/rate-limiter.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { CircuitBreaker } from '../shared/circuit-breaker.js';
-import { withDeadline } from '../shared/deadline.js';
+import { CircuitBreaker } from '../lib/circuit-breaker.js';
+import { withDeadline } from '../lib/deadline.js';
 
 /**
  * The per-account request budget at the HTTP edge (`RATE_LIMIT_POINTS` requests per

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
-import type { RouteTable, RouteTemplate } from '../shared/route-table.js';
+import type { RouteTable, RouteTemplate } from '../lib/route-table.js';
 import { createServiceMetrics, type EventRejectionReason, type ServiceMetrics } from './service-metrics.js';
 
 /** What `route` says for a request no template matched (the 404 of an unknown path). */

@@ -3,7 +3,7 @@ import type { AttemptToClaim, ClaimedDelivery, DeliveryOutcome, DeliveryStore, F
 import type { RetrySchedule } from '../domain/retry-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DestinationRef, DestinationTargets } from '../services/destination-target.js';
-import { GatheredCalls } from '../shared/gathered-calls.js';
+import { GatheredCalls } from '../lib/gathered-calls.js';
 import { UNKNOWN_CHANNEL, type DeliveryOutcomeLabel, type ServiceMetrics } from '../observability/service-metrics.js';
 import { EVENT_PARTITIONS, type Topics } from '../domain/messages/topics.js';
 import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../ports/alert-sender.js';

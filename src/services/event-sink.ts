@@ -3,8 +3,8 @@ import type { EventStore } from '../ports/event-store.js';
 import { ALREADY_STORED_HEADER, encodeEventEntry, encodeEventMessages, messagesByApp, type PendingEntry } from '../domain/messages/event-message.js';
 import type { Topics } from '../domain/messages/topics.js';
 import type { KafkaBusMetrics } from '../observability/service-metrics.js';
-import { CircuitBreaker, CircuitOpenError } from '../shared/circuit-breaker.js';
-import { ProduceBatcher } from '../shared/produce-batcher.js';
+import { CircuitBreaker, CircuitOpenError } from '../lib/circuit-breaker.js';
+import { ProduceBatcher } from '../lib/produce-batcher.js';
 import type { StoredEvent } from '../domain/events.js';
 
 /**

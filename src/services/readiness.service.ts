@@ -1,4 +1,4 @@
-import { DeadlineExceeded, withDeadline } from '../shared/deadline.js';
+import { DeadlineExceeded, withDeadline } from '../lib/deadline.js';
 
 /**
  * Readiness: every dependency of this process's role answers. Each check is a named ping; they run in

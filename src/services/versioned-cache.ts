@@ -1,6 +1,6 @@
 import type { StateStore } from '../ports/state-store.js';
 import type { Logger } from '../observability/logger.js';
-import { GatheredCalls } from '../shared/gathered-calls.js';
+import { GatheredCalls } from '../lib/gathered-calls.js';
 
 /**
  * A per-process cache of values read from the metadata database, made safe across processes by one

@@ -13,7 +13,7 @@ import {
 import type { Logger } from '../../observability/logger.js';
 import type { KafkaBusMetrics } from '../../observability/service-metrics.js';
 import type { ConsumedMessage, MessageBus, SubscribeOptions, Subscription } from '../../ports/message-bus.js';
-import { withDeadline } from '../../shared/deadline.js';
+import { withDeadline } from '../../lib/deadline.js';
 import type { OutgoingMessage } from '../../domain/messages/outgoing-message.js';
 
 /**

@@ -26,7 +26,7 @@ import { OrmEventSchemaRepository } from './repositories/event-schema-repository
 import { OrmNotificationRuleRepository } from './repositories/notification-rule-repository.js';
 import { OrmSettingRepository } from './repositories/service-setting-repository.js';
 import { translateDuplicates, type EntityManagerSource } from './unit-of-work.js';
-import { withDeadline } from '../../shared/deadline.js';
+import { withDeadline } from '../../lib/deadline.js';
 
 export interface MetadataStoreOptions {
   /** Receives the ORM's log lines (migrations applied, and queries when `debug` is set). Default: discarded. */

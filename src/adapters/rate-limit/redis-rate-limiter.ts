@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { GatheredCalls } from '../../shared/gathered-calls.js';
+import { GatheredCalls } from '../../lib/gathered-calls.js';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../../ports/rate-limiter.js';
 import { outcomesOf } from './outcome.js';
 import { failFastRedisOptions } from '../state/redis-state-store.js';
