@@ -11,6 +11,7 @@ import { readRuleStats, type RuleStats } from './rule-stats.js';
 import type { RuleSetCache } from './rule-set-cache.js';
 import type { Channel } from '../domain/alerting.js';
 import { ruleStatKeys } from '../domain/rule-state-keys.js';
+import { definedOnly } from '../lib/defined-only.js';
 
 export interface RuleActionView {
   readonly id: string;
@@ -195,10 +196,6 @@ function plainCondition({ id, field, operator, value }: Condition): Condition {
 async function targetsOf(destinations: Pick<DestinationRepository, 'findByIds'>, appId: string, rules: readonly NotificationRuleRecord[]): Promise<Targets> {
   const ids = [...new Set(rules.flatMap((rule) => rule.actions.map((a) => a.destinationId)))];
   return new Map((await destinations.findByIds(appId, ids)).map((d) => [d.id, shownTarget(d)]));
-}
-
-function definedOnly<T extends object>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function toView(rule: NotificationRuleRecord, targets: Targets, stats: RuleStats): RuleView {

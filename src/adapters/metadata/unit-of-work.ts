@@ -1,6 +1,7 @@
 import { LockMode, UniqueConstraintViolationException, type EntityName, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { DuplicateRecordError, type Page, type RowLock } from '../../ports/metadata.js';
+import { definedOnly } from '../../lib/defined-only.js';
 
 /**
  * Where a repository gets its EntityManager for each call: outside a transaction a fresh fork (its own
@@ -77,7 +78,7 @@ export async function updateById<E extends WithId, R>(
 ): Promise<R | null> {
   const row = await em.findOne(entity, { id } as FilterQuery<E>);
   if (!row) return null;
-  Object.assign(row, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+  Object.assign(row, definedOnly(changes));
   await flush(em);
   return toRecord(row);
 }
