@@ -207,7 +207,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
         topics,
         ruleSets,
         deliveries: busDeliveryQueue({ bus, topics, store: deliveryStore }),
-        logger: logger.child({ component: 'pipeline' }),
+        logger,
         metrics: serviceMetrics,
       });
       // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its

@@ -51,6 +51,7 @@ export interface EventWorkerDeps {
   readonly topics: Topics;
   readonly ruleSets: { forApp(appId: string): Promise<AppRuleSet> };
   readonly deliveries: DeliveryQueue;
+  /** The process's logger; each step logs under its own component. */
   readonly logger: Logger;
   readonly metrics?: Pick<ServiceMetrics, 'eventsDeadLettered' | 'ruleEvaluations' | 'ruleTriggers'>;
 }
@@ -58,7 +59,7 @@ export interface EventWorkerDeps {
 /** The event chain's steps for this process's bus, stores and rules. */
 export function eventSteps(deps: EventWorkerDeps): EventSteps {
   return {
-    deadLetter: deadLetterStep({ bus: deps.bus, topic: deps.topics.eventsDeadLetter, logger: deps.logger, metrics: deps.metrics }),
+    deadLetter: deadLetterStep({ bus: deps.bus, topic: deps.topics.eventsDeadLetter, logger: deps.logger.child({ component: 'pipeline' }), metrics: deps.metrics }),
     store: storeEventsStep({ events: deps.events }),
     evaluate: evaluateRulesStep({ ruleSets: deps.ruleSets, state: deps.state, logger: deps.logger.child({ component: 'rules' }), metrics: deps.metrics }),
     enqueue: enqueueDeliveriesStep(deps.deliveries),
