@@ -98,6 +98,11 @@ export const envSchema = z.object({
     .default('event_alerting')
     .describe('ClickHouse database that holds the events (created if missing)'),
   REDIS_URL: url(['redis:', 'rediss:']).optional().describe('Redis URL, e.g. redis://host:6379 (required in distributed mode)'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{0,100}$/, { error: 'expected up to 100 characters of A-Z a-z 0-9 . _ : -' })
+    .default('')
+    .describe('Prefix of every key and channel of the shared state in Redis, so several installations can share one Redis (distributed mode)'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional().describe('PostgreSQL URL for metadata, e.g. postgres://user@host:5432/db (required in distributed mode)'),
   BOOTSTRAP_CLIENT_SECRET: z
     .string()
@@ -127,6 +132,8 @@ export interface DistributedConfig {
   readonly clickhouseUrl: string;
   readonly clickhouseDatabase: string;
   readonly redisUrl: string;
+  /** Prefix of the state store's keys and channels; '' by default. */
+  readonly redisKeyPrefix: string;
   readonly databaseUrl: string;
 }
 
@@ -188,6 +195,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
         clickhouseUrl: e.CLICKHOUSE_URL!,
         clickhouseDatabase: e.CLICKHOUSE_DATABASE,
         redisUrl: e.REDIS_URL!,
+        redisKeyPrefix: e.REDIS_KEY_PREFIX,
         databaseUrl: e.DATABASE_URL!,
       }
     : null;

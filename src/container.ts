@@ -25,6 +25,7 @@ import { createRetrySchedule } from './domain/retry-schedule.js';
 import { busDeliveryQueue } from './pipeline/delivery-queue.js';
 import { DeliveryWorker } from './pipeline/delivery-worker.js';
 import { EventWorker } from './pipeline/event-worker.js';
+import { AbsenceWatcher } from './pipeline/absence-watcher.js';
 import { destinationTargets } from './services/destination-target.js';
 import { EVENT_PARTITIONS, topicsFor, type Topics } from './domain/messages/topics.js';
 import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
@@ -81,7 +82,7 @@ function openMetadata(config: Config): MetadataStore {
 
 function openState(config: Config, logger: Logger): StateStore {
   const d = config.distributed;
-  return d ? new RedisStateStore({ url: d.redisUrl, logger: logger.child({ component: 'redis' }) }) : new MemoryStateStore();
+  return d ? new RedisStateStore({ url: d.redisUrl, keyPrefix: d.redisKeyPrefix, logger: logger.child({ component: 'redis' }) }) : new MemoryStateStore();
 }
 
 async function openEvents(config: Config): Promise<EventStore> {
@@ -200,16 +201,11 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
       });
       stoppers.push({ name: 'delivery worker', stop: () => deliveryWorker.stop() });
       await deliveryWorker.start();
-      const eventWorker = new EventWorker({
-        bus,
-        events,
-        state,
-        topics,
-        ruleSets,
-        deliveries: busDeliveryQueue({ bus, topics, store: deliveryStore }),
-        logger,
-        metrics: serviceMetrics,
-      });
+      const deliveries = busDeliveryQueue({ bus, topics, store: deliveryStore });
+      const absenceWatcher = new AbsenceWatcher({ state, ruleSets, deliveries, logger: logger.child({ component: 'rules' }) });
+      stoppers.push({ name: 'absence watcher', stop: () => absenceWatcher.stop() });
+      absenceWatcher.start();
+      const eventWorker = new EventWorker({ bus, events, state, topics, ruleSets, deliveries, logger, metrics: serviceMetrics });
       // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its
       // deliveries queued) before the delivery worker, the bus and the stores close under it.
       stoppers.push({ name: 'event worker', stop: () => eventWorker.stop() });

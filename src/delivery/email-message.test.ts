@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manyFields, sampleAlert } from '../../test/helpers/alerts.js';
-import { buildEmailMessage, escapeHtml } from './email-message.js';
+import { buildEmailMessage, emailText, escapeHtml } from './email-message.js';
 
 describe('buildEmailMessage', () => {
   it('has a subject with level, rule and event, and text and HTML parts with the facts and data', () => {
@@ -51,5 +51,49 @@ describe('buildEmailMessage', () => {
     expect(mail.text).toContain('and 20 more fields not shown');
     expect(mail.html).toContain('and 20 more fields not shown');
     expect(mail.text).toMatch(/ {2}f00: x+…\n/);
+  });
+});
+
+describe('e-mail per kind and template', () => {
+  it('says the kind, and what a threshold alert counted', () => {
+    const mail = buildEmailMessage(sampleAlert({ kind: 'threshold', count: 5, windowSeconds: 600, group: 'cus_42' }));
+    expect(mail.text.split('\n')[0]).toBe('5 matching events of payment.failed in 10 min (group cus_42).');
+    for (const line of ['Kind:     threshold', 'Count:    5', 'Window:   10 min', 'Group:    cus_42']) expect(mail.text).toContain(line);
+    expect(mail.html).toContain('5 matching events of payment.failed in 10 min (group cus_42).');
+    expect(mail.html).toContain('>threshold</td>');
+    expect(buildEmailMessage(sampleAlert()).text).toContain('Kind:     match');
+  });
+
+  it('says an absence and a recovery', () => {
+    expect(buildEmailMessage(sampleAlert({ kind: 'absence', eventName: 'payment.ok', data: {}, windowSeconds: 900 })).text).toMatch(/^No payment\.ok event for 15 min\.\n/);
+    expect(buildEmailMessage(sampleAlert({ kind: 'recovered', eventName: 'payment.ok' })).text).toMatch(/^payment\.ok is back after a silence\.\n/);
+  });
+
+  it('uses the template for the subject, the heading and the text, plain in text and escaped in HTML', () => {
+    const mail = buildEmailMessage(sampleAlert({ template: { title: 'Payment of {{data.amount}} failed', body: 'Card {{data.card.brand}}\r\nSee <the runbook> & act' } }));
+    expect(mail.subject).toBe('Payment of 1250 failed');
+    expect(mail.text.startsWith('Card visa\nSee <the runbook> & act\n')).toBe(true);
+    expect(mail.html).toContain('<h2 style="margin:0 0 8px;font-size:18px">Payment of 1250 failed</h2>');
+    expect(mail.html).toContain('Card visa<br>See &lt;the runbook&gt; &amp; act</p>');
+    expect(emailText(sampleAlert({ template: { title: 'Payment of {{data.amount}} failed', body: 'Card {{data.card.brand}}' } }))).toEqual({
+      title: 'Payment of 1250 failed',
+      body: 'Card visa',
+    });
+  });
+
+  it('makes HTML from event data inert and keeps the subject one line', () => {
+    const mail = buildEmailMessage(
+      sampleAlert({
+        data: { script: '<script>alert(1)</script>', img: '<img src=x onerror=alert(1)>', subject: 'x\r\nBcc: victim@example.com\r\n\r\nbody' },
+        template: { title: 'Alert {{data.subject}}', body: '{{data.script}} {{data.img}}' },
+      }),
+    );
+    expect(mail.subject).toBe('Alert x Bcc: victim@example.com body');
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.html).not.toContain('<script');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt;');
+    // The text part is not markup: it says what came.
+    expect(mail.text.split('\n')[0]).toBe('<script>alert(1)</script> <img src=x onerror=alert(1)>');
   });
 });

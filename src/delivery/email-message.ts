@@ -1,15 +1,22 @@
 /**
  * An alert as an e-mail: a one-line subject, a plain-text part and an HTML part saying the same.
  * Every value from the event is HTML-escaped in the HTML part: event data is written by whoever holds
- * an app's API key and must not become markup in the reader's mail client.
+ * an app's API key and must not become markup in the reader's mail client. A template is plain text
+ * here: rendered once, shown as it is in the text part and escaped whole in the HTML part.
  */
 import {
   LEVEL_COLOUR,
   alertSummary,
   dataEntries,
   formatTime,
+  kindFacts,
   omittedNote,
+  oneLine,
+  plainTitle,
+  templatePart,
+  templateTitle,
   truncate,
+  unescaped,
   type DataEntry,
 } from './alert-format.js';
 import type { AlertContent } from '../domain/alerting.js';
@@ -35,15 +42,30 @@ export function escapeHtml(text: string): string {
     .replaceAll("'", '&#39;');
 }
 
-/** A header value must be one line; control characters (CR, LF, ...) are replaced by spaces. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point here
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+interface EmailText {
+  readonly subject: string;
+  /** The HTML part's heading: the subject when the template wrote it, else the rule's name. */
+  readonly heading: string;
+  /** Plain text: the template's body or the default sentence. */
+  readonly body: string;
+}
+
+function emailParts(alert: AlertContent): EmailText {
+  const ownTitle = templateTitle(alert, unescaped);
+  // A header value must be one line, or a CR LF in a value would start a header of its own.
+  const subject = truncate(oneLine(ownTitle ?? `[${alert.level.toUpperCase()}] ${plainTitle(alert)} (${alert.eventName})`), SUBJECT_MAX);
+  const body = (templatePart(alert, 'body', unescaped) ?? alertSummary(alert)).replace(/\r\n?/g, '\n');
+  return { subject, heading: ownTitle === undefined ? plainTitle(alert) : subject, body };
 }
 
 export function emailSubject(alert: AlertContent): string {
-  const prefix = alert.test ? 'Test alert: ' : '';
-  return truncate(oneLine(`[${alert.level.toUpperCase()}] ${prefix}${alert.ruleName} (${alert.eventName})`), SUBJECT_MAX);
+  return emailParts(alert).subject;
+}
+
+/** The subject and the plain-text body the mail says (renderedMessage in alert-message.ts). */
+export function emailText(alert: AlertContent): { title: string; body: string } {
+  const { subject, body } = emailParts(alert);
+  return { title: subject, body };
 }
 
 function facts(alert: AlertContent): Array<[string, string]> {
@@ -54,16 +76,17 @@ function facts(alert: AlertContent): Array<[string, string]> {
     ['Customer', alert.customerId ?? '—'],
     ['Time', formatTime(alert.timestamp)],
     ['App', alert.appName],
+    ...kindFacts(alert),
   ];
 }
 
-function textBody(alert: AlertContent, entries: readonly DataEntry[], omitted: number): string {
+function textBody(alert: AlertContent, text: EmailText, entries: readonly DataEntry[], omitted: number): string {
   const rows = facts(alert).map(([name, value]) => `${`${name}:`.padEnd(10)}${value}`);
   const data =
     entries.length + omitted === 0
       ? []
       : ['', 'Data', ...entries.map((e) => `  ${e.key}: ${e.value}`), ...(omitted > 0 ? [`  ${omittedNote(omitted)}`] : [])];
-  return [alertSummary(alert), '', ...rows, ...data, '', `Event ID: ${alert.eventId}`, `Rule ID: ${alert.ruleId}`, ''].join(
+  return [text.body, '', ...rows, ...data, '', `Event ID: ${alert.eventId}`, `Rule ID: ${alert.ruleId}`, ''].join(
     '\n',
   );
 }
@@ -76,9 +99,8 @@ function htmlRow(name: string, value: string, code = false): string {
   );
 }
 
-function htmlBody(alert: AlertContent, entries: readonly DataEntry[], omitted: number): string {
+function htmlBody(alert: AlertContent, text: EmailText, entries: readonly DataEntry[], omitted: number): string {
   const colour = `#${LEVEL_COLOUR[alert.level].toString(16).padStart(6, '0')}`;
-  const title = `${alert.test ? 'Test alert: ' : ''}${alert.ruleName}`;
   const dataRows = entries.map((e) => htmlRow(e.key, e.value, true)).join('');
   const data =
     entries.length + omitted === 0
@@ -90,8 +112,8 @@ function htmlBody(alert: AlertContent, entries: readonly DataEntry[], omitted: n
     '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
     '<body style="margin:0;padding:24px;font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:14px;color:#222">',
     `<div style="border-left:4px solid ${colour};padding-left:16px">`,
-    `<h2 style="margin:0 0 8px;font-size:18px">${escapeHtml(title)}</h2>`,
-    `<p style="margin:0 0 16px;color:#444">${escapeHtml(alertSummary(alert))}</p>`,
+    `<h2 style="margin:0 0 8px;font-size:18px">${escapeHtml(text.heading)}</h2>`,
+    `<p style="margin:0 0 16px;color:#444">${escapeHtml(text.body).replaceAll('\n', '<br>')}</p>`,
     `<table cellpadding="0" cellspacing="0">${facts(alert)
       .map(([name, value]) => htmlRow(name, value))
       .join('')}</table>`,
@@ -107,5 +129,6 @@ export function buildEmailMessage(alert: AlertContent): EmailMessage {
     maxKey: DATA_KEY_MAX,
     maxValue: DATA_VALUE_MAX,
   });
-  return { subject: emailSubject(alert), text: textBody(alert, entries, omitted), html: htmlBody(alert, entries, omitted) };
+  const text = emailParts(alert);
+  return { subject: text.subject, text: textBody(alert, text, entries, omitted), html: htmlBody(alert, text, entries, omitted) };
 }

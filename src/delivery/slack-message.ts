@@ -9,8 +9,12 @@ import {
   dataEntries,
   fitWithin,
   formatTime,
+  kindFacts,
   omittedNote,
+  templatePart,
+  templateTitle,
   truncate,
+  unescaped,
   type DataEntry,
 } from './alert-format.js';
 import type { AlertContent } from '../domain/alerting.js';
@@ -43,10 +47,29 @@ export interface SlackMessage {
 
 /**
  * Slack reads `<…>` as links and mentions (`<!channel>` pings everyone) and `&` as the start of an
- * entity, so event data must have these three escaped; nothing else is special in mrkdwn text.
+ * entity, so text that is not our own markup must have these three escaped.
  */
 export function escapeSlack(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/**
+ * Look-alikes for mrkdwn's formatting marks. Slack has no escape for them (a zero-width space around
+ * a mark makes formatting work, not stop), so a value's mark is swapped for a character that looks
+ * the same but means nothing.
+ */
+const FORMATTING_LOOKALIKE: Readonly<Record<string, string>> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * A value from an event (or any text that is not ours) made inert in mrkdwn: no link, mention or
+ * entity (escapeSlack), and no bold, italic, strike or code. `*`, `_` and `~` format only at the edge
+ * of a word, so one inside a word (`cus_42`, `snake_case`) is left as it is; a backtick always can.
+ */
+export function escapeSlackText(text: string): string {
+  return escapeSlack(text).replace(/[*_~`]/g, (mark, offset: number, all: string) =>
+    mark !== '`' && WORD_CHAR.test(all.charAt(offset - 1)) && WORD_CHAR.test(all.charAt(offset + 1)) ? mark : FORMATTING_LOOKALIKE[mark]!,
+  );
 }
 
 /** Slack's date token shows the time in each reader's own time zone, the ISO text where it cannot. */
@@ -62,7 +85,7 @@ function mrkdwn(text: string, max: number): SlackText {
 }
 
 function dataLine(entry: DataEntry): string {
-  return `• *${escapeSlack(entry.key)}*: ${escapeSlack(entry.value)}\n`;
+  return `• *${escapeSlackText(entry.key)}*: ${escapeSlackText(entry.value)}\n`;
 }
 
 function dataSection(alert: AlertContent): SlackBlock | null {
@@ -82,29 +105,54 @@ function dataSection(alert: AlertContent): SlackBlock | null {
   return { type: 'section', text: mrkdwn(text.trimEnd(), SECTION_TEXT_MAX) };
 }
 
+interface SlackParts {
+  /** The header block's text: plain_text, which Slack never reads as markup. */
+  readonly title: string;
+  /** mrkdwn: the template's body with escaped values, or the escaped default summary. */
+  readonly body: string;
+  readonly ownBody: boolean;
+}
+
+function slackParts(alert: AlertContent): SlackParts {
+  const ownBody = templatePart(alert, 'body', escapeSlackText);
+  return {
+    title: truncate(templateTitle(alert, unescaped) ?? alertTitle(alert), HEADER_MAX),
+    body: truncate(ownBody ?? escapeSlackText(alertSummary(alert)), SECTION_TEXT_MAX),
+    ownBody: ownBody !== undefined,
+  };
+}
+
+/** The header and the mrkdwn text an alert's Slack message says (renderedMessage in alert-message.ts). */
+export function slackText(alert: AlertContent): { title: string; body: string } {
+  const { title, body } = slackParts(alert);
+  return { title, body };
+}
+
 export function buildSlackMessage(alert: AlertContent): SlackMessage {
-  const blocks: SlackBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: truncate(alertTitle(alert), HEADER_MAX), emoji: true } },
-  ];
+  const { title, body, ownBody } = slackParts(alert);
+  const blocks: SlackBlock[] = [{ type: 'header', text: { type: 'plain_text', text: title, emoji: true } }];
   if (alert.test) {
-    blocks.push({ type: 'context', elements: [mrkdwn(`🧪 ${escapeSlack(alertSummary(alert))}`, CONTEXT_TEXT_MAX)] });
+    blocks.push({ type: 'context', elements: [mrkdwn(`🧪 ${body}`, CONTEXT_TEXT_MAX)] });
+  } else if (ownBody || alert.kind !== 'match') {
+    // A plain match needs no sentence: its header and facts say it all, as they always have.
+    blocks.push({ type: 'section', text: mrkdwn(body, SECTION_TEXT_MAX) });
   }
-  blocks.push({
-    type: 'section',
-    fields: [
-      mrkdwn(`*Event*\n${escapeSlack(alert.eventName)}`, FIELD_TEXT_MAX),
-      mrkdwn(`*Level*\n${alert.level}`, FIELD_TEXT_MAX),
-      mrkdwn(`*Customer*\n${escapeSlack(alert.customerId ?? '—')}`, FIELD_TEXT_MAX),
-      mrkdwn(`*Time*\n${slackTime(alert.timestamp)}`, FIELD_TEXT_MAX),
-      mrkdwn(`*App*\n${escapeSlack(alert.appName)}`, FIELD_TEXT_MAX),
-    ],
-  });
+  const facts = [
+    mrkdwn(`*Event*\n${escapeSlackText(alert.eventName)}`, FIELD_TEXT_MAX),
+    mrkdwn(`*Level*\n${alert.level}`, FIELD_TEXT_MAX),
+    mrkdwn(`*Customer*\n${escapeSlackText(alert.customerId ?? '—')}`, FIELD_TEXT_MAX),
+    mrkdwn(`*Time*\n${slackTime(alert.timestamp)}`, FIELD_TEXT_MAX),
+    mrkdwn(`*App*\n${escapeSlackText(alert.appName)}`, FIELD_TEXT_MAX),
+    // At most four more (kind, count, window, group): ten fields is Block Kit's limit.
+    ...kindFacts(alert).map(([name, value]) => mrkdwn(`*${name}*\n${escapeSlackText(value)}`, FIELD_TEXT_MAX)),
+  ];
+  blocks.push({ type: 'section', fields: facts });
   const data = dataSection(alert);
   if (data) blocks.push(data);
   blocks.push({
     type: 'context',
     elements: [mrkdwn(`Event ${escapeSlack(alert.eventId)} · rule ${escapeSlack(alert.ruleId)}`, CONTEXT_TEXT_MAX)],
   });
-  const fallback = `${alertTitle(alert)}: ${alert.eventName} (${alert.level})`;
-  return { text: escapeSlack(truncate(fallback, FALLBACK_TEXT_MAX)), blocks };
+  // What Slack shows in notifications: the headline and the sentence, both as mrkdwn.
+  return { text: truncate(`${escapeSlackText(title)}: ${body}`, FALLBACK_TEXT_MAX), blocks };
 }

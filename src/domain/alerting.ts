@@ -6,7 +6,24 @@ import { EVENT_LEVELS, type EventLevel } from './events.js';
 export const CHANNELS = ['slack', 'discord', 'email', 'webhook'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** The channel-neutral content of one alert: which rule fired on which event. */
+/**
+ * Why an alert was sent: a matching event (`match`, the `every` trigger), a threshold reached, a
+ * silence (`absence`), or the first match after a silence (`recovered`).
+ */
+export const ALERT_KINDS = ['match', 'threshold', 'absence', 'recovered'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** An action's own wording; placeholders as in alert-template.ts. */
+export interface AlertTemplate {
+  readonly title?: string | undefined;
+  readonly body?: string | undefined;
+}
+
+/**
+ * The channel-neutral content of one alert: which rule fired on which event. An absence alert has no
+ * event: `eventId` is the id its deliveries are recorded under, `timestamp` the deadline that passed,
+ * `level` is `warning` and `data` and `metadata` are empty.
+ */
 export interface AlertContent {
   readonly appId: string;
   readonly appName: string;
@@ -22,6 +39,15 @@ export interface AlertContent {
   readonly metadata: Readonly<Record<string, string | number | boolean>>;
   /** True for `POST …/destinations/{id}/test`: the message says it is a test. */
   readonly test: boolean;
+  readonly kind: AlertKind;
+  /** Threshold alerts: the matching events counted. */
+  readonly count?: number | undefined;
+  /** Threshold and absence alerts: the rule's window. */
+  readonly windowSeconds?: number | undefined;
+  /** Threshold alerts with `groupBy`: the group's value as text; null without `groupBy`. */
+  readonly group?: string | null | undefined;
+  /** The action's template, when it has one: what the message says instead of the default. */
+  readonly template?: AlertTemplate | undefined;
 }
 
 /** A delivery's state: `pending` until an attempt succeeds (`succeeded`) or it is given up (`failed`). */
@@ -43,5 +69,11 @@ export const alertContentSchema = z
     data: z.record(z.string(), z.unknown()),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     test: z.boolean(),
+    // Deliveries created before alert kinds existed were all matches.
+    kind: z.enum(ALERT_KINDS).default('match'),
+    count: z.number().optional(),
+    windowSeconds: z.number().optional(),
+    group: z.string().nullable().optional(),
+    template: z.object({ title: z.string().optional(), body: z.string().optional() }).strict().optional(),
   })
   .strict();

@@ -68,6 +68,18 @@ export function fieldPathProblem(field: string): string | undefined {
   return undefined;
 }
 
+/** A field path as conditions and a threshold's `groupBy` name it; see fieldPathProblem. */
+export const fieldPathSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(MAX_FIELD_PATH_LENGTH, `must be at most ${MAX_FIELD_PATH_LENGTH} characters`)
+  .superRefine((field, ctx) => {
+    // The length checks above already reported these; one message per problem.
+    if (field.length === 0 || field.length > MAX_FIELD_PATH_LENGTH) return;
+    const problem = fieldPathProblem(field);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 const conditionValueSchema = z.union([z.number({ error: 'must be a finite number' }), z.string(), z.boolean()], {
   error: 'must be a number, string or boolean',
 });
@@ -76,17 +88,7 @@ export const conditionInputSchema = z
   .strictObject({
     // Accepted so a rule read from the API can be sent back in a PATCH; the server assigns ids.
     id: z.string({ error: 'must be a string' }).regex(FIELD_ID_PATTERN, 'must be 1–100 letters, digits or . _ : -').optional(),
-    field: z
-      .string({ error: 'must be a string' })
-      .min(1, 'must not be empty')
-      .max(MAX_FIELD_PATH_LENGTH, `must be at most ${MAX_FIELD_PATH_LENGTH} characters`)
-      .superRefine((field, ctx) => {
-        // The length checks above already reported these; one message per problem.
-        if (field.length === 0 || field.length > MAX_FIELD_PATH_LENGTH) return;
-        const problem = fieldPathProblem(field);
-        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .describe('Dotted path into `data` (`amount`, `order.total`, `items.0.sku`), `metadata.<key>`, `$level` or `$customer_id`'),
+    field: fieldPathSchema.describe('Dotted path into `data` (`amount`, `order.total`, `items.0.sku`), `metadata.<key>`, `$level` or `$customer_id`'),
     operator: z.enum(OPERATORS, { error: `must be one of: ${OPERATORS.join(', ')}` }),
     value: conditionValueSchema
       .optional()
@@ -135,7 +137,7 @@ export interface RuleEvent {
 
 export type CompiledConditions = (event: RuleEvent) => boolean;
 
-type Accessor = (event: RuleEvent) => unknown;
+export type Accessor = (event: RuleEvent) => unknown;
 type Test = (actual: unknown) => boolean;
 
 /** The rule value, pre-parsed once per rule instead of once per event. */
@@ -256,7 +258,8 @@ function resolvePath(root: unknown, segments: readonly Segment[]): unknown {
   return current;
 }
 
-function accessorFor(field: string): Accessor {
+/** Reads one field path (as conditions and `groupBy` name it) of an event; undefined when absent. */
+export function fieldAccessor(field: string): Accessor {
   if (field === '$level') return (event) => event.level;
   if (field === '$customer_id') return (event) => event.customerId;
   const parts = field.split('.');
@@ -274,7 +277,7 @@ function accessorFor(field: string): Accessor {
  */
 export function compileConditions(conditions: readonly Condition[], match: MatchMode): CompiledConditions {
   const predicates = conditions.map((condition) => {
-    const access = accessorFor(condition.field);
+    const access = fieldAccessor(condition.field);
     const test = testFor(condition.operator, condition.value);
     return (event: RuleEvent) => test(access(event));
   });

@@ -41,10 +41,10 @@ async function authenticate(route: AnyRoute, headers: IncomingHttpHeaders, authe
   return principal;
 }
 
-/** A valid read-only secret doing anything but GET is 403. */
+/** A valid secret without the route's scope (by default: `read` for GET, else `write`) is 403. */
 function authorize(route: AnyRoute, principal: Principal | null): void {
   if (principal?.kind !== 'client') return;
-  const needed = route.method === 'get' ? 'read' : 'write';
+  const needed = route.scope ?? (route.method === 'get' ? 'read' : 'write');
   if (!principal.scopes.includes(needed)) throw new DomainError('forbidden', 'Insufficient scope');
 }
 

@@ -57,6 +57,11 @@ export interface RouteDefinition<
   readonly description?: string;
   readonly tags: readonly string[];
   readonly auth: A;
+  /**
+   * The scope a client secret needs; by default `read` for GET and `write` for every other method. A
+   * POST that only reads (its input is too large for a query string) says `read`.
+   */
+  readonly scope?: 'read' | 'write';
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;

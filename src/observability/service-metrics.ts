@@ -14,7 +14,7 @@ import { CHANNELS } from '../domain/alerting.js';
 export const EVENT_REJECTION_REASONS = ['validation', 'schema', 'payload_too_large', 'unauthenticated', 'rate_limited', 'unavailable', 'conflict'] as const;
 export type EventRejectionReason = (typeof EVENT_REJECTION_REASONS)[number];
 
-export const TRIGGER_OUTCOMES = ['fired', 'again', 'cooldown'] as const;
+export const TRIGGER_OUTCOMES = ['fired', 'again', 'cooldown', 'counted', 'seen', 'late'] as const;
 export const DELIVERY_OUTCOMES = ['succeeded', 'retry', 'failed'] as const;
 export type DeliveryOutcomeLabel = (typeof DELIVERY_OUTCOMES)[number];
 /** A delivery whose destination was deleted has no channel left to name. */
@@ -82,7 +82,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     clickhouseInsertErrors: counter('eas_clickhouse_insert_errors_total', 'Failed INSERTs into the events table (the batch is retried)'),
     eventsDeadLettered: counter('eas_events_dead_lettered_total', 'Event messages or entries sent to the events dead-letter topic'),
     ruleEvaluations: counter('eas_rule_evaluations_total', "(rule, event) pairs evaluated: events of a watched name times that name's enabled rules"),
-    ruleTriggers: counter('eas_rule_triggers_total', 'Rule matches, by outcome: fired, again (redelivered event), cooldown', ['outcome']),
+    ruleTriggers: counter('eas_rule_triggers_total', 'Rule matches, by outcome: fired, again (redelivered event), cooldown, counted (toward a threshold or an absence clock), seen (redelivered, counted before), late (a threshold event more than a window older than the newest of its group)', ['outcome']),
     deliveries: counter('eas_deliveries_total', 'Alert delivery attempts, by channel and outcome', ['channel', 'outcome']),
     deliveryDuration: histogram('eas_delivery_duration_seconds', 'One alert delivery attempt', DELIVERY_BUCKETS, ['channel']),
     deliveryDeadLetters: counter('eas_delivery_dead_letters_total', 'Alert deliveries dead-lettered (failed for good)', ['channel']),

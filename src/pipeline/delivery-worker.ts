@@ -1,5 +1,5 @@
 import type { ConsumedBatch, MessageBus, Subscription } from '../ports/message-bus.js';
-import type { AttemptToClaim, ClaimedDelivery, DeliveryOutcome, DeliveryStore, FinishedAttempt } from '../ports/metadata.js';
+import type { AttemptMeasurement, AttemptToClaim, ClaimedDelivery, DeliveryOutcome, DeliveryStore, FinishedAttempt } from '../ports/metadata.js';
 import type { RetrySchedule } from '../domain/retry-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DestinationRef, DestinationTargets } from '../services/destination-target.js';
@@ -49,6 +49,11 @@ export interface DeliveryWorkerDeps {
  * after the schedule's next delay (longer if the receiver sent Retry-After); the last one, or a
  * failure that retrying cannot fix (other 4xx, a refused address, a deleted destination) → failed,
  * and a record goes to the deliveries dead-letter topic.
+ *
+ * Every attempt is recorded with the delivery: the claim lists it as in progress, and the outcome
+ * comes with when the attempt started, how long it took (destination lookup and send) and the
+ * receiver's HTTP status. An attempt whose worker died is marked abandoned by the claim that takes
+ * the delivery over once the lease has run out.
  *
  * The metadata database's work per attempt (the claim, the destination, the outcome) is shared by the
  * attempts in progress at the same moment (GatheredCalls): one statement each for all the attempts
@@ -158,8 +163,8 @@ export class DeliveryWorker {
   async #attempt(id: string, attemptsMade: number): Promise<void> {
     const claimed = await this.#claims.call({ id, attemptsMade });
     if (!claimed) return;
-    const finish = (outcome: DeliveryOutcome): Promise<boolean> => this.#finishes.call({ id, attempts: claimed.attempts, outcome });
-    const { result, channel } = await this.#send(claimed);
+    const { result, channel, measured } = await this.#measured(claimed);
+    const finish = (outcome: DeliveryOutcome): Promise<boolean> => this.#finishes.call({ id, attempts: claimed.attempts, outcome, measured });
     const counted = (outcome: DeliveryOutcomeLabel): void => this.#deps.metrics?.deliveries.inc({ channel, outcome });
     const log = { deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, attempt: claimed.attempts, status: result.status };
     if (result.ok) {
@@ -185,6 +190,18 @@ export class DeliveryWorker {
     ]);
     this.#deps.metrics?.deliveryDeadLetters.inc({ channel });
     this.#deps.logger.warn({ ...log, error: result.error, retriable: result.retriable }, 'alert delivery failed for good; dead-lettered');
+  }
+
+  /**
+   * #send, timed: the start on the worker's clock, the duration on a monotonic one (a clock step
+   * cannot make it negative), and the receiver's HTTP status from the result.
+   */
+  async #measured(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string; measured: AttemptMeasurement }> {
+    const startedAt = new Date(this.#now());
+    const started = process.hrtime.bigint();
+    const { result, channel } = await this.#send(delivery);
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    return { result, channel, measured: { startedAt, durationMs, httpStatus: result.status } };
   }
 
   /** One attempt, and the channel it went through (for the metrics; `unknown` when the destination is gone). */

@@ -13,7 +13,7 @@ function recordingSteps(failAt?: keyof EventSteps) {
   const steps: EventSteps = {
     deadLetter: (dead) => run('deadLetter', { step: 'dead-lettered', count: dead.length }),
     store: (decoded) => run('store', { step: 'stored', byApp: new Map([[APP_A, decoded.events]]), inserted: decoded.events.length }),
-    evaluate: () => run('evaluate', { step: 'evaluated', jobs: [], evaluations: 0, triggers: { fired: 0, again: 0, cooldown: 0 } }),
+    evaluate: () => run('evaluate', { step: 'evaluated', jobs: [], evaluations: 0, triggers: { fired: 0, again: 0, cooldown: 0, counted: 0, seen: 0, late: 0 } }),
     enqueue: (jobs) => run('enqueue', { step: 'enqueued', count: jobs.length }),
   };
   return { steps, ran };

@@ -21,6 +21,7 @@ export interface DestinationTarget {
 export interface DeliveryAttemptResult {
   readonly ok: boolean;
   readonly retriable: boolean;
+  /** The receiver's HTTP status; null when no HTTP response came (network error, timeout, e-mail). */
   readonly status: number | null;
   readonly error: string | null;
   readonly retryAfterMs: number | null;

@@ -18,6 +18,8 @@ export interface EventQuery {
   /** Event name. */
   readonly type?: string;
   readonly customerId?: string;
+  /** One event by its id (lowercase UUID). */
+  readonly id?: string;
   /** Inclusive. */
   readonly from?: Date;
   /** Exclusive. */

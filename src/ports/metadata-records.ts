@@ -3,11 +3,12 @@
  * ids where the database has foreign keys (an app carries `accountId`, not an account object). The
  * repositories of ./metadata.ts take the input types and return these.
  */
-import type { Channel, DeliveryStatus } from '../domain/alerting.js';
+import type { AlertTemplate, Channel, DeliveryStatus } from '../domain/alerting.js';
 import type { DestinationTarget } from './alert-sender.js';
 import type { MetadataValue } from '../domain/default-metadata.js';
 import type { FieldType } from '../domain/event-schema.js';
 import type { Condition, MatchMode } from '../domain/rule-conditions.js';
+import type { RuleTrigger } from '../domain/rule-trigger.js';
 
 /** An offset page of a list in creation order. */
 export interface Page {
@@ -124,6 +125,8 @@ export interface StoredRuleAction {
   readonly destinationId: string;
   readonly channel: Channel;
   readonly enabled: boolean;
+  /** The action's own wording, when it has one. */
+  readonly template?: AlertTemplate;
 }
 
 /**
@@ -138,14 +141,17 @@ export interface NotificationRuleRecord extends AppOwned, Timestamps {
   readonly conditions: readonly Condition[];
   readonly actions: readonly StoredRuleAction[];
   readonly cooldownSeconds: number;
+  readonly trigger: RuleTrigger;
+  /** While in the future, triggers create no delivery. */
+  readonly snoozedUntil: Date | null;
 }
 
 export type NewNotificationRule = Pick<
   NotificationRuleRecord,
-  'appId' | 'name' | 'eventName' | 'enabled' | 'match' | 'conditions' | 'actions' | 'cooldownSeconds'
+  'appId' | 'name' | 'eventName' | 'enabled' | 'match' | 'conditions' | 'actions' | 'cooldownSeconds' | 'trigger'
 >;
 
-export type NotificationRuleChanges = Partial<Pick<NotificationRuleRecord, 'name' | 'eventName' | 'enabled' | 'match' | 'conditions' | 'actions' | 'cooldownSeconds'>>;
+export type NotificationRuleChanges = Partial<Pick<NotificationRuleRecord, 'name' | 'eventName' | 'enabled' | 'match' | 'conditions' | 'actions' | 'cooldownSeconds' | 'trigger' | 'snoozedUntil'>>;
 
 /**
  * Where alerts go: what a sender needs, with its verification. Exactly one of `url` and `email` is
@@ -172,6 +178,7 @@ export interface DeliveryRecord extends AppOwned, Timestamps {
   readonly destinationId: string;
   readonly eventId: string;
   readonly status: DeliveryStatus;
+  /** Attempts made, those before a retry by hand included (the retry schedule counts only its own). */
   readonly attempts: number;
   readonly lastError: string | null;
   /** When a pending delivery is due (again); null once it succeeded or failed for good. */
@@ -226,5 +233,53 @@ export interface FinishedAttempt {
   readonly id: string;
   /** The delivery's attempt count as the claim left it. */
   readonly attempts: number;
+  /** What becomes of the delivery. The attempt itself failed unless this is `succeeded`; its error is `lastError`. */
   readonly outcome: DeliveryOutcome;
+  /**
+   * What the worker measured of the attempt. Without it (an outcome recorded by a caller that sent
+   * nothing itself) the attempt keeps the start its claim recorded, with no duration or HTTP status.
+   */
+  readonly measured?: AttemptMeasurement;
 }
+
+export interface AttemptMeasurement {
+  readonly startedAt: Date;
+  /** Whole milliseconds, from a monotonic clock: never negative. */
+  readonly durationMs: number;
+  /** The receiver's HTTP status; null when none came (network error, timeout, e-mail, nothing sent). */
+  readonly httpStatus: number | null;
+}
+
+/**
+ * How an attempt went. `in_progress` while its worker holds the delivery; `abandoned` when its lease
+ * ran out before the worker recorded an outcome (the worker died, or could not reach the database) and
+ * another attempt took over. The receiver may still have got an abandoned attempt.
+ */
+export const DELIVERY_ATTEMPT_OUTCOMES = ['in_progress', 'succeeded', 'failed', 'abandoned'] as const;
+export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
+
+/** One attempt of a delivery. Numbers run from 1 across the delivery's life, retries by hand included. */
+export interface DeliveryAttemptRecord {
+  readonly number: number;
+  readonly startedAt: Date;
+  /** Null while in progress, and for an abandoned attempt. */
+  readonly durationMs: number | null;
+  readonly outcome: DeliveryAttemptOutcome;
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+}
+
+/** A delivery with its attempts, oldest first. */
+export interface DeliveryWithAttempts {
+  readonly delivery: DeliveryRecord;
+  readonly attempts: readonly DeliveryAttemptRecord[];
+}
+
+/**
+ * What asking to retry a delivery did: `retried` (it was failed, and is now pending and due), or
+ * nothing, because no delivery of the app has this id or because it is not failed (its current record).
+ */
+export type DeliveryRetryResult =
+  | { readonly outcome: 'retried'; readonly delivery: DeliveryRecord }
+  | { readonly outcome: 'not_found' }
+  | { readonly outcome: 'not_failed'; readonly delivery: DeliveryRecord };

@@ -17,6 +17,8 @@ import type {
   ClientSecretRecord,
   DeliveryListQuery,
   DeliveryRecord,
+  DeliveryRetryResult,
+  DeliveryWithAttempts,
   DestinationChanges,
   DestinationRecord,
   EventSchemaChanges,
@@ -175,12 +177,16 @@ export interface DeliveryStore {
   due(now: Date, limit: number): Promise<Array<{ id: string; attempts: number }>>;
   /**
    * Takes one attempt of each delivery asked for, in one statement; returns those taken (in any order).
-   * A delivery someone else attempted or holds, or that is no longer pending, is left out.
+   * A delivery someone else attempted or holds, or that is no longer pending, is left out. Each attempt
+   * taken is recorded as `in_progress`, started at `now`; an earlier attempt of the same delivery still
+   * in progress lost its lease (its worker died) and becomes `abandoned`. One transaction for all.
    */
   claim(attempts: readonly AttemptToClaim[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]>;
   /**
-   * Records the outcomes of claimed attempts (one statement for all that share an outcome); returns the
-   * ids recorded. One is left out when its claim was lost (the lease taken over, the app deleted).
+   * Records the outcomes of claimed attempts, on the delivery and on the attempt, in one transaction
+   * (one statement for all deliveries that share an outcome, one for all the attempts); returns the
+   * ids recorded. One is left out when its claim was lost (the lease taken over, the app deleted);
+   * its attempt stays `abandoned`, as the claim that took over marked it.
    */
   finish(attempts: readonly FinishedAttempt[]): Promise<Set<string>>;
 }
@@ -189,8 +195,16 @@ export interface DeliveryRepository extends DeliveryStore {
   /** One delivery, created pending when absent; `created` false when it existed (the winner's row). */
   createIfAbsent(input: NewDelivery, firstAttemptDue: Date): Promise<{ delivery: DeliveryRecord; created: boolean }>;
   get(id: string): Promise<DeliveryRecord | null>;
+  /** The app's delivery with this id (which must have the form of a UUID) and its attempts, oldest first. */
+  findWithAttempts(appId: string, id: string): Promise<DeliveryWithAttempts | null>;
   /** A page of the app's deliveries, newest first; `after` pages by id, which is creation order. */
   list(appId: string, query: DeliveryListQuery): Promise<DeliveryRecord[]>;
+  /**
+   * Makes a failed delivery of the app pending again and due at `now`, on a fresh retry schedule (its
+   * attempt count starts over; the attempts made stay listed and the next one is numbered after them).
+   * One conditional statement: of two concurrent retries, one finds the delivery failed.
+   */
+  retry(appId: string, id: string, now: Date): Promise<DeliveryRetryResult>;
 }
 
 /**

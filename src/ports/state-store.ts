@@ -8,27 +8,12 @@
  * been applied (the reply, not the command, may have been lost).
  */
 
+import type { DueAbsence, MatchOutcome, MatchRecord, RuleCounters } from '../domain/rule-decision.js';
+
+/** The decision types live with the decision code (domain/rule-decision.ts); the port names them. */
+export type { DueAbsence, MatchOutcome, MatchOutcomeName, MatchRecord, RuleCounters, TriggerSpec } from '../domain/rule-decision.js';
+
 export type MessageHandler = (message: string) => void;
-
-/** The keys and times of one rule trigger; see `StateStore.recordTrigger`. */
-export interface TriggerRecord {
-  /** Present once this (rule, event) triggered; guards against a redelivered event firing again. */
-  readonly onceKey: string;
-  readonly onceTtlMs: number;
-  /** Present while the rule cools down; null when the rule has no cooldown. */
-  readonly cooldownKey: string | null;
-  readonly cooldownMs: number;
-  /** Integer counter of triggers, and the epoch-milliseconds time of the last one. */
-  readonly counterKey: string;
-  readonly lastTriggeredKey: string;
-  readonly nowMs: number;
-}
-
-/**
- * `fired`: this call recorded the trigger. `again`: this (rule, event) had already triggered (a
- * redelivery). `cooldown`: the rule is cooling down, so this match does not trigger.
- */
-export type TriggerOutcome = 'fired' | 'again' | 'cooldown';
 
 /** Keys that count toward one bound (one app's idempotency records); see `StateStore.setIfAbsentBounded`. */
 export interface KeyBound {
@@ -59,12 +44,38 @@ export interface StateStore {
   setIfAbsentBounded(key: string, value: string, ttlMs: number, bound: KeyBound): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
-   * A rule trigger, atomically: unless `onceKey` exists (→ `again`) or `cooldownKey` exists
-   * (→ `cooldown`), sets `onceKey` and `cooldownKey` with their TTLs, increments `counterKey` and sets
-   * `lastTriggeredKey` to `nowMs` (→ `fired`). One step, so concurrent or repeated evaluations of
-   * the same event count exactly once, and two events racing into a cooldown trigger once.
+   * Records one match of a rule, atomically, and says whether it triggers (see MatchOutcome). Exact
+   * across processes, repeated calls for one event (redeliveries) and crashes between calls: each
+   * (rule, event) counts once, a threshold of N fires once per N matching events of a group in its
+   * window, and two matches racing into a cooldown trigger once. A trigger increments the rule's
+   * trigger count (and its suppressed count when `snoozed`) and sets its last-triggered time, in the
+   * same step. Calls for one rule issued in order are applied in that order.
    */
-  recordTrigger(record: TriggerRecord): Promise<TriggerOutcome>;
+  recordMatch(record: MatchRecord): Promise<MatchOutcome>;
+  /**
+   * (Re)starts an absence rule's clock: its deadline becomes `deadlineMs` and it is no longer in a
+   * silence (no recovery alert is owed). Called when such a rule is created, enabled, or its trigger
+   * changes.
+   */
+  armAbsence(ruleId: string, appId: string, deadlineMs: number): Promise<void>;
+  /** Forgets a rule's absence deadline and silence (disabled, deleted, or no longer an absence rule). */
+  disarmAbsence(ruleId: string): Promise<void>;
+  /**
+   * Claims up to `limit` absence rules whose deadline is at or before `nowMs`, each for `leaseMs`:
+   * a claimed rule is in a silence from then on (its next match is `recovered`), and no other call
+   * returns it while the lease lasts. A claim not completed before its lease ends is returned again
+   * (its claimer died), with the same deadline.
+   */
+  claimDueAbsences(nowMs: number, leaseMs: number, limit: number): Promise<DueAbsence[]>;
+  /**
+   * Ends a claim, once: counts the absence trigger (and as suppressed when `suppressed`), sets the
+   * last-triggered time to `nowMs`, and returns true; false when this claim was completed already.
+   */
+  completeAbsence(claim: DueAbsence, suppressed: boolean, nowMs: number): Promise<boolean>;
+  /** The counters of many rules in one round trip, in the order given. */
+  ruleCounters(ruleIds: readonly string[]): Promise<RuleCounters[]>;
+  /** Removes everything a rule keeps in the store (its counters, windows, cooldowns, deadline). */
+  forgetRule(ruleId: string): Promise<void>;
   /** Delivers to every subscriber of the channel in every process (at-most-once, like Redis pub/sub). */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is active; the returned function unsubscribes. */

@@ -182,6 +182,7 @@ function testAlert(app: { id: string; name: string }, destination: DestinationRe
     data: { message: 'If you can read this, alerts reach this destination.' },
     metadata: {},
     test: true,
+    kind: 'match',
   };
 }
 

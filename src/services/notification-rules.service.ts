@@ -9,9 +9,10 @@ import { deleteById, notFound, requireApp, requireById } from './app-lookup.js';
 import { shownTarget } from './destination-target.js';
 import { readRuleStats, type RuleStats } from './rule-stats.js';
 import type { RuleSetCache } from './rule-set-cache.js';
-import type { Channel } from '../domain/alerting.js';
-import { ruleStatKeys } from '../domain/rule-state-keys.js';
+import type { AlertTemplate, Channel } from '../domain/alerting.js';
 import { definedOnly } from '../lib/defined-only.js';
+import { plainTemplate } from '../domain/alert-template.js';
+import { plainTrigger } from '../domain/rule-trigger.js';
 
 export interface RuleActionView {
   readonly id: string;
@@ -20,11 +21,13 @@ export interface RuleActionView {
   /** The destination's masked url or e-mail address; null only if the destination vanished. */
   readonly target: string | null;
   readonly enabled: boolean;
+  readonly template?: AlertTemplate;
 }
 
-export interface RuleView extends RuleStats, Pick<NotificationRuleRecord, 'id' | 'appId' | 'name' | 'eventName' | 'enabled' | 'match' | 'cooldownSeconds'> {
+export interface RuleView extends RuleStats, Pick<NotificationRuleRecord, 'id' | 'appId' | 'name' | 'eventName' | 'enabled' | 'match' | 'cooldownSeconds' | 'trigger'> {
   readonly conditions: Condition[];
   readonly actions: RuleActionView[];
+  readonly snoozedUntil: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -34,9 +37,10 @@ export interface RuleActionInput {
   readonly destinationId: string;
   readonly channel?: Channel | undefined;
   readonly enabled: boolean;
+  readonly template?: AlertTemplate | undefined;
 }
 
-export interface NewRuleInput extends Pick<NotificationRuleRecord, 'name' | 'eventName' | 'enabled' | 'match' | 'cooldownSeconds'> {
+export interface NewRuleInput extends Pick<NotificationRuleRecord, 'name' | 'eventName' | 'enabled' | 'match' | 'cooldownSeconds' | 'trigger'> {
   readonly conditions: readonly ConditionInput[];
   readonly actions: readonly RuleActionInput[];
 }
@@ -49,6 +53,7 @@ export interface NotificationRulesDeps {
   readonly logger: Logger;
   /** Told about every change, so every worker evaluates the new rules from its next event. */
   readonly ruleSets: Pick<RuleSetCache, 'invalidate'>;
+  readonly now?: () => number;
 }
 
 type Targets = ReadonlyMap<string, string | null>;
@@ -59,7 +64,11 @@ type Targets = ReadonlyMap<string, string | null>;
  * statistics the worker keeps in the state store.
  */
 export class NotificationRulesService {
-  constructor(private readonly deps: NotificationRulesDeps) {}
+  readonly #now: () => number;
+
+  constructor(private readonly deps: NotificationRulesDeps) {
+    this.#now = deps.now ?? Date.now;
+  }
 
   async create(accountId: string, appIdOrSlug: string, input: NewRuleInput): Promise<RuleView> {
     const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
@@ -75,11 +84,13 @@ export class NotificationRulesService {
         conditions: toConditions(input.conditions, []),
         actions: resolved.actions,
         cooldownSeconds: input.cooldownSeconds,
+        trigger: plainTrigger(input.trigger),
       });
       return { rule: created, targets: resolved.targets };
     });
     await this.deps.ruleSets.invalidate();
-    return toView(rule, targets, { triggerCount: 0, lastTriggeredAt: null });
+    await this.#restartClock(rule);
+    return toView(rule, targets, { triggerCount: 0, suppressedCount: 0, lastTriggeredAt: null });
   }
 
   async list(accountId: string, appIdOrSlug: string, page: { limit: number; offset: number }): Promise<RuleView[]> {
@@ -101,11 +112,12 @@ export class NotificationRulesService {
   /** `conditions` and `actions`, when given, replace the old lists; ids sent back are kept (withIds). */
   async update(accountId: string, appIdOrSlug: string, ruleId: string, changes: RuleChanges): Promise<RuleView> {
     const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
-    const { rule, targets, changed } = await this.deps.metadata.transaction(async (tx) => {
+    const { rule, before, targets, changed } = await this.deps.metadata.transaction(async (tx) => {
       const row = await requireById(ruleId, (id) => tx.rules.findById(app.id, id));
       const resolved = changes.actions === undefined ? undefined : await resolveActions(tx.destinations, app.id, changes.actions, row.actions);
       const next: NotificationRuleChanges = {
         ...definedOnly({ name: changes.name, eventName: changes.eventName, enabled: changes.enabled, match: changes.match, cooldownSeconds: changes.cooldownSeconds }),
+        ...(changes.trigger === undefined ? {} : { trigger: plainTrigger(changes.trigger) }),
         ...(changes.conditions === undefined ? {} : { conditions: toConditions(changes.conditions, row.conditions) }),
         ...(resolved ? { actions: resolved.actions } : {}),
       };
@@ -114,9 +126,11 @@ export class NotificationRulesService {
       const differs = (Object.keys(next) as Array<keyof NotificationRuleChanges>).some((key) => !isDeepStrictEqual(next[key], row[key]));
       const updated = differs ? await tx.rules.update(row.id, next) : row;
       if (!updated) throw notFound();
-      return { rule: updated, targets: resolved?.targets ?? (await targetsOf(tx.destinations, app.id, [row])), changed: differs };
+      return { rule: updated, before: row, targets: resolved?.targets ?? (await targetsOf(tx.destinations, app.id, [row])), changed: differs };
     });
     if (changed) await this.deps.ruleSets.invalidate();
+    // An absence clock restarts when the rule is enabled or its trigger changes.
+    if (changed && (rule.enabled !== before.enabled || !isDeepStrictEqual(rule.trigger, before.trigger))) await this.#restartClock(rule);
     const [stats] = await readRuleStats(this.deps.state, [rule.id]);
     return toView(rule, targets, stats!);
   }
@@ -125,30 +139,59 @@ export class NotificationRulesService {
     const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
     await deleteById(ruleId, (id) => this.deps.metadata.rules.delete(app.id, id));
     await this.deps.ruleSets.invalidate();
-    // The rule is gone for clients; leftover counters only cost a few bytes, so a failure is logged.
-    const keys = ruleStatKeys(ruleId.toLowerCase());
+    // The rule is gone for clients; leftover state only costs a few bytes (and an absence deadline of
+    // a deleted rule is dropped when it comes due), so a failure is logged.
     try {
-      // Per-event `fired` records expire by themselves.
-      await Promise.all([keys.triggers, keys.lastTriggeredAt, keys.cooldown].map((key) => this.deps.state.delete(key)));
+      await this.deps.state.forgetRule(ruleId.toLowerCase());
     } catch (err) {
-      this.deps.logger.warn({ err, ruleId }, 'rule deleted, but removing its trigger counters failed');
+      this.deps.logger.warn({ err, ruleId }, 'rule deleted, but removing its state failed');
+    }
+  }
+
+  /**
+   * Snoozes the rule until `until`, or ends a snooze (`null`). While snoozed, the rule keeps its state
+   * and counts its triggers (as suppressed too) but creates no delivery.
+   */
+  async snooze(accountId: string, appIdOrSlug: string, ruleId: string, until: Date | null): Promise<RuleView> {
+    const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
+    const rule = await this.deps.metadata.transaction(async (tx) => {
+      const row = await requireById(ruleId, (id) => tx.rules.findById(app.id, id));
+      return (await tx.rules.update(row.id, { snoozedUntil: until })) ?? throwNotFound();
+    });
+    await this.deps.ruleSets.invalidate();
+    const [targets, [stats]] = await Promise.all([targetsOf(this.deps.metadata.destinations, app.id, [rule]), readRuleStats(this.deps.state, [rule.id])]);
+    return toView(rule, targets, stats!);
+  }
+
+  /**
+   * Starts an enabled absence rule's clock from now, or forgets the clock of any other rule. A failure
+   * is logged, not answered: the rule is saved, and its next matching event starts the clock anyway.
+   */
+  async #restartClock(rule: NotificationRuleRecord): Promise<void> {
+    try {
+      if (rule.enabled && rule.trigger.type === 'absence') await this.deps.state.armAbsence(rule.id, rule.appId, this.#now() + rule.trigger.windowSeconds * 1000);
+      else await this.deps.state.disarmAbsence(rule.id);
+    } catch (err) {
+      this.deps.logger.error({ err, ruleId: rule.id }, 'rule saved, but starting its absence clock failed; its next matching event starts it');
     }
   }
 }
 
 /**
- * Checks every action against the app's destinations (locked FOR SHARE until the transaction ends):
- * the destination must be the app's, and `channel`, when sent, must be its type.
+ * Checks every action against the app's destinations (inside a transaction that saves the rule,
+ * locked FOR SHARE until it ends; `lock: 'none'` for a rule that is only tried, never saved): the
+ * destination must be the app's, and `channel`, when sent, must be its type.
  * All problems are reported at once, each with its path (`actions.1.destinationId`).
  */
-async function resolveActions(
+export async function resolveActions(
   destinations: Pick<DestinationRepository, 'findByIds'>,
   appId: string,
   inputs: readonly RuleActionInput[],
   current: readonly StoredRuleAction[],
+  lock: 'share' | 'none' = 'share',
 ): Promise<{ actions: StoredRuleAction[]; targets: Targets }> {
   const ids = [...new Set(inputs.map((a) => a.destinationId.toLowerCase()))];
-  const found = new Map((await destinations.findByIds(appId, ids, 'share')).map((d) => [d.id, d]));
+  const found = new Map((await (lock === 'share' ? destinations.findByIds(appId, ids, 'share') : destinations.findByIds(appId, ids))).map((d) => [d.id, d]));
   const details: ErrorDetail[] = [];
   inputs.forEach((action, i) => {
     const destination = found.get(action.destinationId.toLowerCase());
@@ -161,7 +204,8 @@ async function resolveActions(
   const withDestination = withIds(inputs, current);
   const actions = withDestination.map((action) => {
     const destination = found.get(action.destinationId.toLowerCase())!;
-    return { id: action.id, destinationId: destination.id, channel: destination.type, enabled: action.enabled };
+    const template = plainTemplate(action.template);
+    return { id: action.id, destinationId: destination.id, channel: destination.type, enabled: action.enabled, ...(template ? { template } : {}) };
   });
   return { actions, targets: new Map([...found.values()].map((d) => [d.id, shownTarget(d)])) };
 }
@@ -183,7 +227,7 @@ function withIds<T extends { readonly id?: string | undefined }>(items: readonly
 }
 
 /** Stored conditions: ids assigned, and no `value` key at all where none was given (`exists`). */
-function toConditions(inputs: readonly ConditionInput[], current: readonly Condition[]): Condition[] {
+export function toConditions(inputs: readonly ConditionInput[], current: readonly Condition[]): Condition[] {
   return withIds(inputs, current).map(plainCondition);
 }
 
@@ -207,10 +251,23 @@ function toView(rule: NotificationRuleRecord, targets: Targets, stats: RuleStats
     enabled: rule.enabled,
     match: rule.match,
     conditions: rule.conditions.map(plainCondition),
-    actions: rule.actions.map((a) => ({ id: a.id, destinationId: a.destinationId, channel: a.channel, target: targets.get(a.destinationId) ?? null, enabled: a.enabled })),
+    actions: rule.actions.map((a) => ({
+      id: a.id,
+      destinationId: a.destinationId,
+      channel: a.channel,
+      target: targets.get(a.destinationId) ?? null,
+      enabled: a.enabled,
+      ...(a.template ? { template: a.template } : {}),
+    })),
     cooldownSeconds: rule.cooldownSeconds,
+    trigger: plainTrigger(rule.trigger),
+    snoozedUntil: rule.snoozedUntil?.toISOString() ?? null,
     ...stats,
     createdAt: rule.createdAt.toISOString(),
     updatedAt: rule.updatedAt.toISOString(),
   };
+}
+
+function throwNotFound(): never {
+  throw notFound();
 }

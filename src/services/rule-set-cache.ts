@@ -1,6 +1,8 @@
 import type { MetadataRepositories } from '../ports/metadata.js';
 import type { StateStore } from '../ports/state-store.js';
-import { compileConditions, type CompiledConditions, type Condition, type MatchMode } from '../domain/rule-conditions.js';
+import { compileConditions, fieldAccessor, type CompiledConditions, type Condition, type MatchMode, type RuleEvent } from '../domain/rule-conditions.js';
+import type { RuleTrigger } from '../domain/rule-trigger.js';
+import type { AlertTemplate } from '../domain/alerting.js';
 import type { Logger } from '../observability/logger.js';
 import { toDestinationTarget } from './destination-target.js';
 import { VersionedCache, type VersionReads } from './versioned-cache.js';
@@ -10,6 +12,7 @@ import type { DestinationTarget } from '../ports/alert-sender.js';
 export interface RuleSetAction {
   readonly id: string;
   readonly destination: DestinationTarget;
+  readonly template?: AlertTemplate | undefined;
 }
 
 /** An enabled rule as the worker evaluates it; `matches` is compiled once per load, not per event. */
@@ -21,6 +24,14 @@ export interface RuleSetRule {
   readonly conditions: readonly Condition[];
   readonly matches: CompiledConditions;
   readonly cooldownSeconds: number;
+  readonly trigger: RuleTrigger;
+  /**
+   * A threshold rule's group of an event, as text: '' without `groupBy`, undefined when the event has
+   * no value there (it is then not counted).
+   */
+  readonly groupOf: (event: RuleEvent) => string | undefined;
+  /** Epoch milliseconds; 0 when not snoozed. */
+  readonly snoozedUntilMs: number;
   readonly actions: readonly RuleSetAction[];
 }
 
@@ -29,6 +40,7 @@ export interface AppRuleSet {
   readonly appId: string;
   readonly appName: string;
   readonly rulesByEvent: ReadonlyMap<string, readonly RuleSetRule[]>;
+  readonly rulesById: ReadonlyMap<string, RuleSetRule>;
 }
 
 /** Bumped after every change to rules, destinations or apps; see VersionedCache. */
@@ -64,10 +76,11 @@ export class RuleSetCache {
 
   async #load(appId: string): Promise<AppRuleSet> {
     const app = await this.#metadata.apps.findById(appId);
-    if (!app) return { appId, appName: '', rulesByEvent: new Map() };
+    if (!app) return { appId, appName: '', rulesByEvent: new Map(), rulesById: new Map() };
     const [rules, destinations] = await Promise.all([this.#metadata.rules.listEnabled(appId), this.#metadata.destinations.listAll(appId)]);
     const targets = new Map(destinations.map((d) => [d.id, toDestinationTarget(d)]));
     const rulesByEvent = new Map<string, RuleSetRule[]>();
+    const rulesById = new Map<string, RuleSetRule>();
     for (const rule of rules) {
       const actions: RuleSetAction[] = [];
       for (const action of rule.actions) {
@@ -78,7 +91,7 @@ export class RuleSetCache {
           this.#logger.warn({ appId, ruleId: rule.id, actionId: action.id }, 'rule action refers to a missing destination; skipped');
           continue;
         }
-        actions.push({ id: action.id, destination });
+        actions.push({ id: action.id, destination, template: action.template });
       }
       const entry: RuleSetRule = {
         id: rule.id,
@@ -88,12 +101,27 @@ export class RuleSetCache {
         conditions: rule.conditions,
         matches: compileConditions(rule.conditions, rule.match),
         cooldownSeconds: rule.cooldownSeconds,
+        trigger: rule.trigger,
+        groupOf: groupReader(rule.trigger),
+        snoozedUntilMs: rule.snoozedUntil?.getTime() ?? 0,
         actions,
       };
+      rulesById.set(rule.id, entry);
       const list = rulesByEvent.get(rule.eventName);
       if (list) list.push(entry);
       else rulesByEvent.set(rule.eventName, [entry]);
     }
-    return { appId, appName: app.name, rulesByEvent };
+    return { appId, appName: app.name, rulesByEvent, rulesById };
   }
+}
+
+/** How a rule finds an event's threshold group; see RuleSetRule.groupOf. */
+export function groupReader(trigger: RuleTrigger): (event: RuleEvent) => string | undefined {
+  if (trigger.type !== 'threshold' || trigger.groupBy === undefined) return () => '';
+  const read = fieldAccessor(trigger.groupBy);
+  return (event) => {
+    const value = read(event);
+    if (value === undefined || value === null) return undefined;
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  };
 }

@@ -17,6 +17,7 @@ import { EventSchemasService } from './event-schemas.service.js';
 import { EventsQueryService } from './events-query.service.js';
 import { IngestConfigCache } from './ingest-config.js';
 import { IngestService } from './ingest.service.js';
+import { RuleTrialsService } from './rule-trials.service.js';
 import { NotificationRulesService } from './notification-rules.service.js';
 import { ReadinessService, type DependencyCheck } from './readiness.service.js';
 import { RuleSetCache } from './rule-set-cache.js';
@@ -41,6 +42,8 @@ export interface Services extends OperatorServices {
   readonly events: EventsQueryService;
   readonly destinations: DestinationsService;
   readonly rules: NotificationRulesService;
+  /** A rule tried before it is saved: preview and dry-run. */
+  readonly ruleTrials: RuleTrialsService;
   readonly deliveries: DeliveriesService;
   readonly readiness: ReadinessService;
   /** Each app's enabled rules with their destinations, cached per process; the worker evaluates them. */
@@ -108,6 +111,7 @@ export function createServices(deps: ServicesDeps): Services {
     events: new EventsQueryService({ apps: metadata.apps, events, cursorKey }),
     destinations: new DestinationsService({ metadata, settings, alertSender: deps.alertSender, ruleSets }),
     rules: new NotificationRulesService({ metadata, state, logger, ruleSets }),
+    ruleTrials: new RuleTrialsService({ metadata, events }),
     deliveries: new DeliveriesService({ metadata, cursorKey }),
     readiness: new ReadinessService(deps.checks),
     ruleSets,

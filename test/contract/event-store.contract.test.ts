@@ -263,6 +263,9 @@ function eventStoreContract(name: string, createHarness: () => Promise<Harness>)
         expect(await matching({ customerId: '' })).toEqual(expecting((e) => e.customerId === ''));
         expect(await matching({ level: 'error', type: 'payment_failed', customerId: 'c1' })).toEqual(expecting((e) => e === events[0]));
         expect(await matching({ type: 'nothing' })).toEqual([]);
+        expect(await matching({ id: events[3]!.id })).toEqual([events[3]!.id]);
+        expect(await matching({ id: events[3]!.id, type: 'payment_failed' })).toEqual([]);
+        expect(await store.query({ appId: newApp(), id: events[3]!.id, limit: 1 })).toEqual([]);
       });
 
       it('treats from as inclusive and to as exclusive, to the millisecond', async () => {

@@ -16,7 +16,7 @@ describe.each(METADATA_BACKENDS)('metadata store on $name: alerting', (backend) 
   const slack = (app: AppRecord, label = 'Ops') =>
     store().destinations.create({ appId: app.id, type: 'slack', label, url: 'https://hooks.example/services/secret', email: null, signingSecret: null });
   const rule = (app: AppRecord, overrides: Partial<NewNotificationRule> = {}) =>
-    store().rules.create({ appId: app.id, name: 'Big', eventName: 'order.created', enabled: true, match: 'all', conditions: [], actions: [], cooldownSeconds: 0, ...overrides });
+    store().rules.create({ appId: app.id, name: 'Big', eventName: 'order.created', enabled: true, match: 'all', conditions: [], actions: [], cooldownSeconds: 0, trigger: { type: 'every' }, ...overrides });
   const actionOn = (destinationId: string, enabled = true) => ({ id: uuidv7(), destinationId, channel: 'slack' as const, enabled });
 
   describe('destinations', () => {
@@ -107,7 +107,7 @@ describe.each(METADATA_BACKENDS)('metadata store on $name: alerting', (backend) 
       await clockPast(destination.updatedAt);
       const created = await store().transaction(async (tx) => {
         const [shared] = await tx.destinations.findByIds(app.id, [destination.id], 'share');
-        return tx.rules.create({ appId: app.id, name: 'R', eventName: 'e', enabled: true, match: 'all', conditions: [], actions: [actionOn(shared!.id)], cooldownSeconds: 0 });
+        return tx.rules.create({ appId: app.id, name: 'R', eventName: 'e', enabled: true, match: 'all', conditions: [], actions: [actionOn(shared!.id)], cooldownSeconds: 0, trigger: { type: 'every' } });
       });
       expect(await store().rules.findById(app.id, created.id)).toEqual(created);
       expect(await store().destinations.findById(app.id, destination.id)).toEqual(destination);
@@ -150,6 +150,107 @@ describe.each(METADATA_BACKENDS)('metadata store on $name: alerting', (backend) 
       expect(await store().deliveries.finish([{ id: id!, attempts: 1, outcome }])).toEqual(new Set([id]));
       expect(await store().deliveries.get(id!)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'the receiver answered 404', nextAttemptAt: null });
       expect(await store().deliveries.finish([])).toEqual(new Set());
+    });
+
+    /** The delivery's attempts as the API reads them. */
+    const attemptsOf = async (appId: string, id: string) => (await store().deliveries.findWithAttempts(appId, id))?.attempts;
+    const measured = (startedAt: Date, durationMs: number, httpStatus: number | null) => ({ startedAt, durationMs, httpStatus });
+
+    it('records every attempt: in progress from its claim, then its start, duration, outcome, HTTP status and error', async () => {
+      const { app } = await newAccountWithApp(store());
+      const [id] = await store().deliveries.createMany([job(app.id)], at(60_000));
+      const claimedAt = at(0);
+      expect(await store().deliveries.claim([{ id: id!, attemptsMade: 0 }], claimedAt, at(60_000))).toHaveLength(1);
+      expect(await attemptsOf(app.id, id!)).toEqual([{ number: 1, startedAt: claimedAt, durationMs: null, outcome: 'in_progress', httpStatus: null, error: null }]);
+
+      const firstStart = at(5);
+      const retry = { status: 'pending' as const, lastError: 'receiver answered HTTP 500: oops', nextAttemptAt: at(-1) };
+      expect(await store().deliveries.finish([{ id: id!, attempts: 1, outcome: retry, measured: measured(firstStart, 12, 500) }])).toEqual(new Set([id]));
+      expect(await store().deliveries.claim([{ id: id!, attemptsMade: 1 }], at(0), at(60_000))).toHaveLength(1);
+      const secondStart = at(10);
+      const delivered = { status: 'succeeded' as const, lastError: null, nextAttemptAt: null };
+      expect(await store().deliveries.finish([{ id: id!, attempts: 2, outcome: delivered, measured: measured(secondStart, 0, 200) }])).toEqual(new Set([id]));
+
+      const found = await store().deliveries.findWithAttempts(app.id, id!);
+      expect(found?.delivery).toEqual(await store().deliveries.get(id!));
+      expect(found?.delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
+      expect(found?.attempts).toEqual([
+        { number: 1, startedAt: firstStart, durationMs: 12, outcome: 'failed', httpStatus: 500, error: 'receiver answered HTTP 500: oops' },
+        { number: 2, startedAt: secondStart, durationMs: 0, outcome: 'succeeded', httpStatus: 200, error: null },
+      ]);
+    });
+
+    it('records an outcome given without measurements on the attempt its claim started', async () => {
+      const { app } = await newAccountWithApp(store());
+      const [id] = await store().deliveries.createMany([job(app.id)], at(60_000));
+      const claimedAt = at(0);
+      await store().deliveries.claim([{ id: id!, attemptsMade: 0 }], claimedAt, at(60_000));
+      const gaveUp = { status: 'failed' as const, lastError: 'the destination no longer exists', nextAttemptAt: null };
+      expect(await store().deliveries.finish([{ id: id!, attempts: 1, outcome: gaveUp }])).toEqual(new Set([id]));
+      expect(await attemptsOf(app.id, id!)).toEqual([{ number: 1, startedAt: claimedAt, durationMs: null, outcome: 'failed', httpStatus: null, error: 'the destination no longer exists' }]);
+    });
+
+    it('marks an attempt abandoned when its lease ran out and the next attempt took over; its late outcome is not recorded', async () => {
+      const { app } = await newAccountWithApp(store());
+      const [id] = await store().deliveries.createMany([job(app.id)], at(60_000));
+      const firstClaim = at(-2_000);
+      // A lease that has already run out: the worker holding it is taken to be dead.
+      expect(await store().deliveries.claim([{ id: id!, attemptsMade: 0 }], firstClaim, at(-1))).toHaveLength(1);
+      expect((await store().deliveries.due(at(0), 1000)).find((d) => d.id === id)).toEqual({ id, attempts: 1 });
+      expect(await store().deliveries.claim([{ id: id!, attemptsMade: 1 }], at(0), at(60_000))).toHaveLength(1);
+      const [abandoned, current] = (await attemptsOf(app.id, id!))!;
+      expect(abandoned).toEqual({ number: 1, startedAt: firstClaim, durationMs: null, outcome: 'abandoned', httpStatus: null, error: expect.stringMatching(/lease ran out/) });
+      expect(current).toMatchObject({ number: 2, outcome: 'in_progress' });
+
+      // The first worker was only slow: its outcome comes too late to count, even when it is recorded
+      // in the same batch as the attempt that took over.
+      const delivered = { status: 'succeeded' as const, lastError: null, nextAttemptAt: null };
+      expect(await store().deliveries.finish([{ id: id!, attempts: 1, outcome: delivered, measured: measured(firstClaim, 70_000, 200) }])).toEqual(new Set());
+      const late = { id: id!, attempts: 1, outcome: delivered, measured: measured(firstClaim, 70_000, 200) };
+      expect(await store().deliveries.finish([late, { id: id!, attempts: 2, outcome: delivered, measured: measured(at(0), 3, 204) }])).toEqual(new Set([id]));
+      expect((await attemptsOf(app.id, id!))!.map((a) => [a.number, a.outcome, a.httpStatus])).toEqual([
+        [1, 'abandoned', null],
+        [2, 'succeeded', 204],
+      ]);
+    });
+
+    it('retries a failed delivery once, due at once on a fresh schedule; its attempts stay and numbering continues', async () => {
+      const { account, app } = await newAccountWithApp(store());
+      const other = await store().apps.create({ accountId: account.id, name: 'Other', slug: 'other', apiKeyDigest: digest(), apiKeyPrefix: 'p' });
+      const [id] = await store().deliveries.createMany([job(app.id)], at(60_000));
+      expect(await store().deliveries.retry(app.id, id!, at(0))).toEqual({ outcome: 'not_failed', delivery: await store().deliveries.get(id!) });
+      expect(await store().deliveries.retry(app.id, UNKNOWN_ID, at(0))).toEqual({ outcome: 'not_found' });
+      expect(await store().deliveries.retry(other.id, id!, at(0))).toEqual({ outcome: 'not_found' });
+      expect(await store().deliveries.findWithAttempts(other.id, id!)).toBeNull();
+      expect(await store().deliveries.findWithAttempts(app.id, UNKNOWN_ID)).toBeNull();
+
+      await store().deliveries.claim([{ id: id!, attemptsMade: 0 }], at(0), at(60_000));
+      const gaveUp = { status: 'failed' as const, lastError: 'receiver answered HTTP 400', nextAttemptAt: null };
+      await store().deliveries.finish([{ id: id!, attempts: 1, outcome: gaveUp, measured: measured(at(0), 4, 400) }]);
+      const now = at(0);
+      const racing = await Promise.all(Array.from({ length: 4 }, () => store().deliveries.retry(app.id, id!, now)));
+      expect(racing.map((r) => r.outcome).sort()).toEqual(['not_failed', 'not_failed', 'not_failed', 'retried']);
+      const retried = racing.find((r) => r.outcome === 'retried');
+      // Pending and due now; the attempt already made still counts, and stays listed.
+      expect(retried).toEqual({ outcome: 'retried', delivery: await store().deliveries.get(id!) });
+      expect(await store().deliveries.get(id!)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'receiver answered HTTP 400', nextAttemptAt: now });
+      // The schedule starts over: the workers see a delivery with no attempts made, due now.
+      expect((await store().deliveries.due(at(0), 1000)).find((d) => d.id === id)).toEqual({ id, attempts: 0 });
+      expect(await store().deliveries.claim([{ id: id!, attemptsMade: 1 }], at(0), at(60_000))).toEqual([]);
+      const [claimed] = await store().deliveries.claim([{ id: id!, attemptsMade: 0 }], at(0), at(60_000));
+      expect(claimed).toMatchObject({ id, attempts: 1 });
+      const delivered = { status: 'succeeded' as const, lastError: null, nextAttemptAt: null };
+      expect(await store().deliveries.finish([{ id: id!, attempts: 1, outcome: delivered, measured: measured(at(0), 2, 200) }])).toEqual(new Set([id]));
+      expect((await attemptsOf(app.id, id!))!.map((a) => [a.number, a.outcome, a.httpStatus])).toEqual([
+        [1, 'failed', 400],
+        [2, 'succeeded', 200],
+      ]);
+      expect(await store().deliveries.get(id!)).toMatchObject({ status: 'succeeded', attempts: 2, lastError: null });
+      expect(await store().deliveries.retry(app.id, id!, at(0))).toMatchObject({ outcome: 'not_failed', delivery: { status: 'succeeded' } });
+
+      // The attempts go with their delivery, and that with its app.
+      await store().apps.delete(app.id);
+      expect(await store().deliveries.findWithAttempts(app.id, id!)).toBeNull();
     });
 
     it("lists an app's deliveries newest first, by rule, status and keyset position", async () => {

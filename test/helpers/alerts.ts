@@ -16,6 +16,7 @@ export function sampleAlert(overrides: Partial<AlertContent> = {}): AlertContent
     data: { amount: 1250, currency: 'EUR', card: { brand: 'visa', last4: '4242' } },
     metadata: { region: 'eu', retried: false },
     test: false,
+    kind: 'match',
     ...overrides,
   };
 }

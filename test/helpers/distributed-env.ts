@@ -29,6 +29,8 @@ export async function isolatedDistributedEnv(purpose: string): Promise<IsolatedD
       CLICKHOUSE_URL: stack.clickhouseUrl,
       CLICKHOUSE_DATABASE: eventsDb,
       REDIS_URL: stack.redisUrl,
+      // Absence deadlines are claimed from one set per installation: another suite's workers must not see them.
+      REDIS_KEY_PREFIX: topicPrefix,
       DATABASE_URL: metadataDb.url,
     },
     async cleanup() {

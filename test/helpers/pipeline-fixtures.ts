@@ -3,13 +3,15 @@ import type { ConsumedBatch, ConsumedMessage } from '../../src/ports/message-bus
 import type { StoredEvent } from '../../src/domain/events.js';
 import type { OutgoingMessage } from '../../src/domain/messages/outgoing-message.js';
 import { compileConditions, type Condition } from '../../src/domain/rule-conditions.js';
-import type { AppRuleSet, RuleSetRule } from '../../src/services/rule-set-cache.js';
+import { groupReader, type AppRuleSet, type RuleSetRule } from '../../src/services/rule-set-cache.js';
+import { EVERY_MATCH, type RuleTrigger } from '../../src/domain/rule-trigger.js';
+import type { AlertTemplate } from '../../src/domain/alerting.js';
 import { createLogger } from '../../src/observability/logger.js';
 
 /** A silent logger for the pipeline's unit tests. */
 export const quietLogger = createLogger({ level: 'silent' });
 
-export function storedEvent(appId: string, event: string, data: Record<string, unknown> = {}): StoredEvent {
+export function storedEvent(appId: string, event: string, data: Record<string, unknown> = {}, overrides: Partial<StoredEvent> = {}): StoredEvent {
   return {
     id: uuidv7(),
     appId,
@@ -20,6 +22,7 @@ export function storedEvent(appId: string, event: string, data: Record<string, u
     metadata: {},
     timestamp: new Date('2026-01-02T03:04:05.678Z'),
     ingestedAt: new Date('2026-01-02T03:04:05.700Z'),
+    ...overrides,
   };
 }
 
@@ -35,8 +38,12 @@ export function consumedBatch(messages: readonly OutgoingMessage[], topic = 'eve
 }
 
 /** A rule set with one rule per entry, each with one action to a webhook destination. */
-export function ruleSetOf(appId: string, rules: ReadonlyArray<{ id: string; eventName: string; conditions?: Condition[]; cooldownSeconds?: number }>): AppRuleSet {
+export function ruleSetOf(
+  appId: string,
+  rules: ReadonlyArray<{ id: string; eventName: string; conditions?: Condition[]; cooldownSeconds?: number; trigger?: RuleTrigger; snoozedUntilMs?: number; template?: AlertTemplate }>,
+): AppRuleSet {
   const byEvent = new Map<string, RuleSetRule[]>();
+  const byId = new Map<string, RuleSetRule>();
   for (const r of rules) {
     const conditions = r.conditions ?? [];
     const rule: RuleSetRule = {
@@ -47,16 +54,21 @@ export function ruleSetOf(appId: string, rules: ReadonlyArray<{ id: string; even
       conditions,
       matches: compileConditions(conditions, 'all'),
       cooldownSeconds: r.cooldownSeconds ?? 0,
+      trigger: r.trigger ?? EVERY_MATCH,
+      groupOf: groupReader(r.trigger ?? EVERY_MATCH),
+      snoozedUntilMs: r.snoozedUntilMs ?? 0,
       actions: [
         {
           id: `${r.id}-action`,
+          template: r.template,
           destination: { id: `${r.id}-destination`, appId, type: 'webhook', label: 'hook', url: 'http://127.0.0.1:9/hook', email: null, signingSecret: 'whsec_test' },
         },
       ],
     };
     byEvent.set(r.eventName, [...(byEvent.get(r.eventName) ?? []), rule]);
+    byId.set(r.id, rule);
   }
-  return { appId, appName: 'Shop', rulesByEvent: byEvent };
+  return { appId, appName: 'Shop', rulesByEvent: byEvent, rulesById: byId };
 }
 
 /** App ids of the fixtures' events (bus messages carry canonical UUIDs). */

@@ -4,7 +4,7 @@ import { INSUFFICIENT_SCOPE, INVALID_AUTH, NOT_FOUND, expectError, expectValidat
 import { MODES, UNREACHABLE_MAIL_SERVER, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { appSession, foreignAppRefs, type AppSession } from '../helpers/app-session.js';
 import { openApiCheck, type OpenApiCheck } from '../helpers/openapi-check.js';
-import { ruleStatKeys } from '../../src/domain/rule-state-keys.js';
+import type { MatchRecord } from '../../src/ports/state-store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LIST = '/v1/apps/{appId}/notification-rules';
@@ -56,6 +56,9 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
         enabled: true,
         match: 'all',
         cooldownSeconds: 0,
+        trigger: { type: 'every' },
+        snoozedUntil: null,
+        suppressedCount: 0,
         conditions: [{ id: expect.stringMatching(UUID), field: 'amount', operator: 'greater_than', value: 100 }],
         actions: [{ id: expect.stringMatching(UUID), destinationId: slack.id, channel: 'slack', target: 'https://127.0.0.1:9/…', enabled: true }],
         lastTriggeredAt: null,
@@ -136,9 +139,9 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
       await fresh();
       const first = await create(spec());
       const second = await create({ ...spec(), name: 'Second' });
-      await api.container.state.increment(ruleStatKeys(second.id).triggers, 3);
       const at = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
-      await api.container.state.set(ruleStatKeys(second.id).lastTriggeredAt, String(at));
+      // Three triggers as the worker records them: matches of an `every` rule, the last at `at`.
+      for (const [i, nowMs] of [at - 2000, at - 1000, at].entries()) await api.container.state.recordMatch(everyMatch(second.id, s.app.id, `e${i}`, nowMs));
       const list = await s.ok('GET', base(s.app.slug), LIST, 200);
       expect(list.map((r: any) => r.id)).toEqual([first.id, second.id]);
       expect(list[0]).toEqual(first);
@@ -188,10 +191,11 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
     it('deletes (204), then 404; the rules go with their app', async () => {
       await fresh();
       const rule = await create(spec());
-      await api.container.state.increment(ruleStatKeys(rule.id).triggers);
+      await api.container.state.recordMatch(everyMatch(rule.id, s.app.id, 'e1', Date.now()));
+      expect(await api.container.state.ruleCounters([rule.id])).toEqual([expect.objectContaining({ triggerCount: 1 })]);
       const res = await s.call('DELETE', `${base()}/${rule.id}`);
       expect(res.status).toBe(204);
-      expect(await api.container.state.get(ruleStatKeys(rule.id).triggers)).toBeNull();
+      expect(await api.container.state.ruleCounters([rule.id])).toEqual([{ triggerCount: 0, suppressedCount: 0, lastTriggeredAtMs: null }]);
       openapi.assertResponse('DELETE', ONE, 204, res.body);
       expectError(await s.call('GET', `${base()}/${rule.id}`), 404, NOT_FOUND);
       expectError(await s.call('DELETE', `${base()}/${rule.id}`), 404, NOT_FOUND);
@@ -224,3 +228,8 @@ describe.each(MODES)('notification rules (%s)', (mode) => {
     });
   });
 });
+
+/** A match of an `every` rule as the worker records it. */
+function everyMatch(ruleId: string, appId: string, eventId: string, nowMs: number): MatchRecord {
+  return { ruleId, appId, eventId, eventTimeMs: nowMs, nowMs, trigger: { type: 'every' }, group: '', cooldownMs: 0, snoozed: false };
+}

@@ -100,6 +100,10 @@ export function selectEventsSql(db: QuotedIdentifier, query: EventQuery, after: 
     where.push('customer_id = {customerId:String}');
     params.customerId = query.customerId;
   }
+  if (query.id !== undefined) {
+    where.push('id = {id:String}');
+    params.id = query.id;
+  }
   if (query.from !== undefined) {
     where.push('timestamp_ms >= {from:Int64}');
     params.from = query.from.getTime();

@@ -2,6 +2,7 @@ import type {
   AccountRecord,
   AppRecord,
   ClientSecretRecord,
+  DeliveryAttemptRecord,
   DeliveryRecord,
   DestinationRecord,
   EventSchemaRecord,
@@ -11,6 +12,7 @@ import type { Account } from './entities/account.entity.js';
 import type { App } from './entities/app.entity.js';
 import type { ClientSecret } from './entities/client-secret.entity.js';
 import type { Delivery } from './entities/delivery.entity.js';
+import type { DeliveryAttempt } from './entities/delivery-attempt.entity.js';
 import type { Destination } from './entities/destination.entity.js';
 import type { EventSchema } from './entities/event-schema.entity.js';
 import type { NotificationRule } from './entities/notification-rule.entity.js';
@@ -77,6 +79,8 @@ export function toNotificationRuleRecord(rule: NotificationRule): NotificationRu
     conditions: rule.conditions,
     actions: rule.actions,
     cooldownSeconds: rule.cooldownSeconds,
+    trigger: rule.trigger,
+    snoozedUntil: rule.snoozedUntil ?? null,
     createdAt: rule.createdAt,
     updatedAt: rule.updatedAt,
   };
@@ -107,10 +111,22 @@ export function toDeliveryRecord(delivery: Delivery): DeliveryRecord {
     destinationId: delivery.destinationId,
     eventId: delivery.eventId,
     status: delivery.status,
-    attempts: delivery.attempts,
+    // The attempts made in all: the column counts only those of the current retry schedule.
+    attempts: delivery.earlierAttempts + delivery.attempts,
     lastError: delivery.lastError,
     nextAttemptAt: delivery.nextAttemptAt,
     createdAt: delivery.createdAt,
     updatedAt: delivery.updatedAt,
+  };
+}
+
+export function toDeliveryAttemptRecord(attempt: DeliveryAttempt): DeliveryAttemptRecord {
+  return {
+    number: attempt.number,
+    startedAt: attempt.startedAt,
+    durationMs: attempt.durationMs,
+    outcome: attempt.outcome,
+    httpStatus: attempt.httpStatus,
+    error: attempt.error,
   };
 }

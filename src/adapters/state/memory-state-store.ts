@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from '../../ports/state-store.js';
+import type { DueAbsence, KeyBound, MatchOutcome, MatchRecord, MessageHandler, RuleCounters, StateStore } from '../../ports/state-store.js';
+import { RuleMemory } from '../../domain/rule-decision.js';
 
 /**
  * Embedded mode's state: one process, so a Map is the whole truth and every operation is atomic by
@@ -8,6 +9,10 @@ import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecor
  * It mirrors what the Redis store does where callers could notice: INCRBY on a non-integer fails,
  * INCRBY keeps an existing expiry, a plain `set` clears one, and pub/sub is asynchronous and
  * at-most-once (a handler subscribed after a publish does not get it).
+ *
+ * Rule state (matches, thresholds, absences, counters) is domain/rule-decision.ts's RuleMemory itself,
+ * the decision code the Redis scripts mirror; it runs on the times the callers pass (the record's
+ * `nowMs`, the claim's `nowMs`), never on this process's clock.
  */
 
 interface Entry {
@@ -20,7 +25,8 @@ export interface MemoryStateStoreOptions {
   /**
    * How often expired entries are removed even if nobody reads them. Reads already ignore expired
    * entries; the sweep only bounds memory for keys written once and never read again (cooldowns,
-   * idempotency records). A minute keeps the sweep cost negligible.
+   * idempotency records, rules' fired records and idle threshold groups). A minute keeps the sweep
+   * cost negligible.
    */
   readonly sweepIntervalMs?: number;
   /** Receives errors thrown by subscription handlers, which must not break `publish`. */
@@ -33,6 +39,12 @@ export class MemoryStateStore implements StateStore {
   readonly #entries = new Map<string, Entry>();
   /** Per bounded scope: its keys and when each was set, oldest first (a Map keeps insertion order). */
   readonly #scopes = new Map<string, Map<string, number>>();
+  #rules = new RuleMemory();
+  /**
+   * The latest time a caller gave with rule state. The sweep expires rule state by it, not by this
+   * process's clock, so that no answer depends on the wall clock (a test may run on any time).
+   */
+  #rulesNowMs = 0;
   readonly #channels = new EventEmitter();
   readonly #sweep: NodeJS.Timeout;
   readonly #onHandlerError: (error: unknown, channel: string) => void;
@@ -73,18 +85,40 @@ export class MemoryStateStore implements StateStore {
     });
   }
 
-  recordTrigger(r: TriggerRecord): Promise<TriggerOutcome> {
+  recordMatch(record: MatchRecord): Promise<MatchOutcome> {
     return this.#run(() => {
-      if (this.#live(r.onceKey)) return 'again';
-      if (r.cooldownKey !== null && this.#live(r.cooldownKey)) return 'cooldown';
-      const counter = this.#live(r.counterKey);
-      const next = (counter ? parseInteger(counter.value, r.counterKey) : 0) + 1;
-      this.#entries.set(r.onceKey, { value: '1', expiresAt: expiry(r.onceTtlMs) });
-      if (r.cooldownKey !== null) this.#entries.set(r.cooldownKey, { value: '1', expiresAt: expiry(r.cooldownMs) });
-      this.#entries.set(r.counterKey, { value: String(next), expiresAt: counter?.expiresAt });
-      this.#entries.set(r.lastTriggeredKey, { value: String(r.nowMs), expiresAt: undefined });
-      return 'fired';
+      const outcome = this.#rules.recordMatch(record);
+      this.#rulesNowMs = Math.max(this.#rulesNowMs, record.nowMs);
+      return outcome;
     });
+  }
+
+  armAbsence(ruleId: string, appId: string, deadlineMs: number): Promise<void> {
+    return this.#run(() => this.#rules.armAbsence(ruleId, appId, deadlineMs));
+  }
+
+  disarmAbsence(ruleId: string): Promise<void> {
+    return this.#run(() => this.#rules.disarmAbsence(ruleId));
+  }
+
+  claimDueAbsences(nowMs: number, leaseMs: number, limit: number): Promise<DueAbsence[]> {
+    return this.#run(() => {
+      const claims = this.#rules.claimDueAbsences(nowMs, leaseMs, limit);
+      this.#rulesNowMs = Math.max(this.#rulesNowMs, nowMs);
+      return claims;
+    });
+  }
+
+  completeAbsence(claim: DueAbsence, suppressed: boolean, nowMs: number): Promise<boolean> {
+    return this.#run(() => this.#rules.completeAbsence(claim, suppressed, nowMs));
+  }
+
+  ruleCounters(ruleIds: readonly string[]): Promise<RuleCounters[]> {
+    return this.#run(() => this.#rules.ruleCounters(ruleIds));
+  }
+
+  forgetRule(ruleId: string): Promise<void> {
+    return this.#run(() => this.#rules.forgetRule(ruleId));
   }
 
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -166,6 +200,7 @@ export class MemoryStateStore implements StateStore {
     this.#channels.removeAllListeners();
     this.#entries.clear();
     this.#scopes.clear();
+    this.#rules = new RuleMemory();
     return Promise.resolve();
   }
 
@@ -199,6 +234,7 @@ export class MemoryStateStore implements StateStore {
       for (const key of keys.keys()) if (!this.#entries.has(key)) keys.delete(key);
       if (keys.size === 0) this.#scopes.delete(scope);
     }
+    this.#rules.expire(this.#rulesNowMs);
   }
 }
 

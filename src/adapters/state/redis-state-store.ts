@@ -1,21 +1,24 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
-import type { KeyBound, MessageHandler, StateStore, TriggerOutcome, TriggerRecord } from '../../ports/state-store.js';
-
-/**
- * StateStore.recordTrigger as one script, which Redis runs atomically. KEYS: once, cooldown (or an
- * unused placeholder), counter, last; ARGV: once TTL, cooldown TTL (0 = none), now.
- */
-const RECORD_TRIGGER_LUA = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'again' end
-local cooldown = tonumber(ARGV[2])
-if cooldown > 0 and redis.call('EXISTS', KEYS[2]) == 1 then return 'cooldown' end
-redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
-if cooldown > 0 then redis.call('SET', KEYS[2], '1', 'PX', cooldown) end
-redis.call('INCR', KEYS[3])
-redis.call('SET', KEYS[4], ARGV[3])
-return 'fired'`;
+import type { DueAbsence, KeyBound, MatchOutcome, MatchRecord, MessageHandler, RuleCounters, StateStore } from '../../ports/state-store.js';
+import { checkMatchRecord, checkWholeMs, firedRecordTtlMs, groupTtlMs } from '../../domain/rule-decision.js';
+import { ABSENCE_KEYS, GROUP_KEY_SUFFIXES, ruleStatKeys } from '../../domain/rule-state-keys.js';
+import {
+  ABSENCE_SCRIPT_KEYS,
+  ARM_ABSENCE_LUA,
+  CLAIM_ABSENCES_LUA,
+  COMPLETE_ABSENCE_LUA,
+  DISARM_ABSENCE_LUA,
+  FORGET_RULE_LUA,
+  RECORD_ABSENCE_LUA,
+  RECORD_EVERY_LUA,
+  RECORD_THRESHOLD_LUA,
+  dueAbsencesOf,
+  matchOutcomeOf,
+  ruleCountersOf,
+} from './rule-scripts.js';
 
 /**
  * StateStore.setIfAbsentBounded as one script. The scope is a sorted set of its keys scored by the
@@ -144,12 +147,80 @@ export class RedisStateStore implements StateStore {
     );
   }
 
-  async recordTrigger(r: TriggerRecord): Promise<TriggerOutcome> {
-    const cooldownMs = r.cooldownKey === null ? 0 : Math.max(1, Math.round(r.cooldownMs));
-    const keys = [r.onceKey, r.cooldownKey ?? `${r.onceKey}:no-cooldown`, r.counterKey, r.lastTriggeredKey].map((key) => this.#key(key));
-    const outcome = await this.#command((client) => client.eval(RECORD_TRIGGER_LUA, keys.length, ...keys, Math.round(r.onceTtlMs), cooldownMs, r.nowMs));
-    if (outcome !== 'fired' && outcome !== 'again' && outcome !== 'cooldown') throw new Error(`unexpected answer from the trigger script: ${String(outcome)}`);
-    return outcome;
+  /**
+   * The rule scripts (rule-scripts.ts) go out with EVAL, not EVALSHA: ioredis answers a NOSCRIPT (a
+   * restarted or failed-over Redis) by resending the script after the calls already sent behind it,
+   * which would apply one rule's matches out of order. Redis caches a script's compiled body, so EVAL
+   * costs only the bytes of the script.
+   */
+  async recordMatch(r: MatchRecord): Promise<MatchOutcome> {
+    checkMatchRecord(r);
+    const k = ruleStatKeys(r.ruleId);
+    const keys = [k.fired, k.firedExpiry, k.triggers, k.suppressed, k.lastTriggeredAt];
+    const args: Array<string | number> = [r.eventId, r.nowMs, r.cooldownMs, r.snoozed ? 1 : 0, firedRecordTtlMs(r.trigger)];
+    let script: string;
+    switch (r.trigger.type) {
+      case 'every':
+        script = RECORD_EVERY_LUA;
+        keys.push(k.cooldown);
+        break;
+      case 'threshold': {
+        script = RECORD_THRESHOLD_LUA;
+        // The group value is event text of any length: its digest names the keys.
+        const digest = createHash('sha1').update(r.group, 'utf8').digest('hex');
+        const group = k.group(digest);
+        keys.push(k.groups, group.events, group.pending, group.cooldown);
+        args.push(r.eventTimeMs, r.trigger.count, r.trigger.windowMs, groupTtlMs(r.trigger.windowMs), digest);
+        break;
+      }
+      case 'absence':
+        script = RECORD_ABSENCE_LUA;
+        keys.push(ABSENCE_KEYS.due, ABSENCE_KEYS.apps, ABSENCE_KEYS.silent);
+        args.push(r.ruleId, r.appId, r.trigger.windowMs);
+        break;
+    }
+    return matchOutcomeOf(await this.#eval(script, keys, args));
+  }
+
+  async armAbsence(ruleId: string, appId: string, deadlineMs: number): Promise<void> {
+    checkWholeMs('deadlineMs', deadlineMs);
+    await this.#eval(ARM_ABSENCE_LUA, this.#absenceKeys(), [ruleId, appId, deadlineMs]);
+  }
+
+  async disarmAbsence(ruleId: string): Promise<void> {
+    await this.#eval(DISARM_ABSENCE_LUA, this.#absenceKeys(), [ruleId]);
+  }
+
+  async claimDueAbsences(nowMs: number, leaseMs: number, limit: number): Promise<DueAbsence[]> {
+    checkWholeMs('nowMs', nowMs);
+    checkWholeMs('leaseMs', leaseMs);
+    if (limit < 1) return [];
+    return dueAbsencesOf(await this.#eval(CLAIM_ABSENCES_LUA, this.#absenceKeys(), [nowMs, leaseMs, Math.floor(limit)]));
+  }
+
+  async completeAbsence(claim: DueAbsence, suppressed: boolean, nowMs: number): Promise<boolean> {
+    checkWholeMs('nowMs', nowMs);
+    const k = ruleStatKeys(claim.ruleId);
+    const keys = [ABSENCE_KEYS.claims, ABSENCE_KEYS.claimed, k.triggers, k.suppressed, k.lastTriggeredAt];
+    return (await this.#eval(COMPLETE_ABSENCE_LUA, keys, [claim.ruleId, claim.deadlineMs, suppressed ? 1 : 0, nowMs])) === 1;
+  }
+
+  async ruleCounters(ruleIds: readonly string[]): Promise<RuleCounters[]> {
+    // One MGET per rule (a rule's keys share a hash slot), all in one write thanks to auto-pipelining.
+    const values = await Promise.all(
+      ruleIds.map((id) => {
+        const k = ruleStatKeys(id);
+        return this.#command((client) => client.mget(this.#key(k.triggers), this.#key(k.suppressed), this.#key(k.lastTriggeredAt)));
+      }),
+    );
+    return values.map(ruleCountersOf);
+  }
+
+  async forgetRule(ruleId: string): Promise<void> {
+    const k = ruleStatKeys(ruleId);
+    const keys = [k.triggers, k.suppressed, k.lastTriggeredAt, k.cooldown, k.fired, k.firedExpiry, k.groups, ...ABSENCE_SCRIPT_KEYS.map((name) => ABSENCE_KEYS[name])];
+    const { events, pending, cooldown } = GROUP_KEY_SUFFIXES;
+    await this.#eval(FORGET_RULE_LUA, keys, [ruleId, this.#key(k.groupKeyHead), events, pending, cooldown]);
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -220,6 +291,15 @@ export class RedisStateStore implements StateStore {
 
   #key(name: string): string {
     return this.#prefix + name;
+  }
+
+  #absenceKeys(): string[] {
+    return ABSENCE_SCRIPT_KEYS.map((name) => ABSENCE_KEYS[name]);
+  }
+
+  /** Runs a script on the (prefixed) keys. */
+  #eval(script: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
+    return this.#command((client) => client.eval(script, keys.length, ...keys.map((key) => this.#key(key)), ...args));
   }
 
   /**

@@ -7,6 +7,9 @@ import { appIdParam, appParams } from './app-params.js';
 import { displayNameSchema } from './display-name.js';
 import type { ApiDeps } from './api-deps.js';
 import { CHANNELS } from '../../domain/alerting.js';
+import { alertTemplateSchema } from '../../domain/alert-template.js';
+import { ruleTriggerSchema } from '../../domain/rule-trigger.js';
+import { ingestEventSchema } from './ingest-body.js';
 
 /** Bounds that keep one rule's evaluation and one rule's alert fan-out small. */
 const MAX_CONDITIONS = 50;
@@ -27,6 +30,7 @@ const actionInputSchema = z
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),
     // Like `id`: a rule read from the API can be sent back as it is; the target comes from the destination.
     target: z.string().nullable().optional().describe('Ignored; responses show the destination\'s target'),
+    template: alertTemplateSchema.optional().describe('The message this action sends instead of the default; placeholders such as `{{data.amount}}` are filled from the alert'),
   })
   .meta({ id: 'RuleActionInput' });
 
@@ -45,7 +49,8 @@ const ruleFields = {
     .int(`must be a whole number from 0 to ${MAX_COOLDOWN_SECONDS}`)
     .min(0, `must be a whole number from 0 to ${MAX_COOLDOWN_SECONDS}`)
     .max(MAX_COOLDOWN_SECONDS, `must be a whole number from 0 to ${MAX_COOLDOWN_SECONDS}`)
-    .describe('After a trigger, matches within this many seconds neither deliver nor count'),
+    .describe('After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)'),
+  trigger: ruleTriggerSchema.describe('What makes matching events trigger the rule; default `{ "type": "every" }`'),
 };
 
 const createBody = z.strictObject({
@@ -56,6 +61,7 @@ const createBody = z.strictObject({
   conditions: ruleFields.conditions.default([]),
   actions: ruleFields.actions.default([]),
   cooldownSeconds: ruleFields.cooldownSeconds.default(0),
+  trigger: ruleFields.trigger.default({ type: 'every' }),
 });
 
 const updateBody = z.strictObject({
@@ -66,6 +72,7 @@ const updateBody = z.strictObject({
   conditions: ruleFields.conditions.optional().describe('Replaces the conditions entirely'),
   actions: ruleFields.actions.optional().describe('Replaces the actions entirely'),
   cooldownSeconds: ruleFields.cooldownSeconds.optional(),
+  trigger: ruleFields.trigger.optional(),
 });
 
 const conditionSchema = z
@@ -84,6 +91,7 @@ const actionSchema = z
     channel: z.enum(CHANNELS),
     target: z.string().nullable().describe("The destination's masked url or its e-mail address"),
     enabled: z.boolean(),
+    template: z.object({ title: z.string().optional(), body: z.string().optional() }).optional().describe('Absent: the default message'),
   })
   .meta({ id: 'RuleAction' });
 
@@ -98,8 +106,11 @@ export const notificationRuleSchema = z
     enabled: z.boolean(),
     match: z.enum(MATCH_MODES),
     cooldownSeconds: z.number().int(),
+    trigger: ruleTriggerSchema,
+    snoozedUntil: z.iso.datetime().nullable().describe('While in the future, triggers are counted but send nothing'),
     lastTriggeredAt: z.iso.datetime().nullable().describe('Null until the rule first triggers'),
-    triggerCount: z.number().int().describe('Times the rule triggered (matches within a cooldown do not count)'),
+    triggerCount: z.number().int().describe('Times the rule triggered (matches within a cooldown do not count; recoveries after an absence neither)'),
+    suppressedCount: z.number().int().describe('Of those, the triggers made while the rule was snoozed'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -107,7 +118,79 @@ export const notificationRuleSchema = z
 
 const ruleParams = z.object({ appId: appIdParam, ruleId: z.string().describe('The rule id') });
 
-/** Notification rules of an app: create, list, read, update, delete. */
+/** A snooze runs at most 30 days: a longer silence is better said by disabling the rule. */
+const MAX_SNOOZE_MINUTES = 43_200;
+
+const snoozeBody = z
+  .strictObject({
+    minutes: z
+      .number({ error: `must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}` })
+      .int(`must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}`)
+      .min(1, `must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}`)
+      .max(MAX_SNOOZE_MINUTES, `must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}`)
+      .optional()
+      .describe('Snooze for this many minutes from now'),
+    until: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' })
+      .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
+      .refine((v) => Date.parse(v) <= Date.now() + MAX_SNOOZE_MINUTES * 60_000, `must be at most ${MAX_SNOOZE_MINUTES / 1440} days ahead`)
+      .optional()
+      .describe('Snooze until this time'),
+  })
+  .refine((body) => (body.minutes === undefined) !== (body.until === undefined), 'must hold exactly one of minutes and until')
+  .describe('Exactly one of `minutes` and `until`')
+  .meta({ id: 'SnoozeInput' });
+
+const previewBody = z
+  .strictObject({
+    rule: createBody.describe('A rule body as for create; nothing is saved'),
+    eventId: z.string().refine(isUuid, 'must be the id of a stored event of this app').optional().describe('A stored event to render the messages for'),
+    event: ingestEventSchema.optional().describe('An event as for ingest, to render the messages for'),
+  })
+  .refine((body) => body.eventId === undefined || body.event === undefined, { message: 'give eventId or event, not both', path: ['event'] })
+  .meta({ id: 'RulePreviewInput' });
+
+const previewSchema = z
+  .object({
+    matched: z.boolean().describe("Whether the event has the rule's event name and meets its conditions"),
+    eventId: z.string().nullable().describe('The stored event rendered; null for a given event or when the app has none of that name'),
+    messages: z.array(
+      z.object({
+        destinationId: z.uuid(),
+        type: z.enum(CHANNELS),
+        title: z.string(),
+        body: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'RulePreview' });
+
+const dryRunBody = z
+  .strictObject({
+    rule: createBody.describe('A rule body as for create; nothing is saved'),
+    from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }).optional().describe('Inclusive; default 24 hours before `to`'),
+    to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }).optional().describe('Exclusive; default now'),
+  })
+  .meta({ id: 'RuleDryRunInput' });
+
+const dryRunSchema = z
+  .object({
+    evaluatedEvents: z.number().int().describe("Stored events of the rule's event name in the range"),
+    matchedEvents: z.number().int().describe('Of those, the ones meeting the conditions (and, for a grouped threshold, having the group field)'),
+    triggers: z.number().int().describe('Times the rule would have triggered (recoveries after an absence not counted)'),
+    firstTriggers: z
+      .array(
+        z.object({
+          eventId: z.string().nullable().describe('The triggering event; null for an absence'),
+          timestamp: z.iso.datetime().describe("The triggering event's timestamp, or the absence deadline"),
+          group: z.string().nullable().describe('The threshold group; null otherwise'),
+        }),
+      )
+      .describe('The first 100 triggers, oldest first'),
+  })
+  .meta({ id: 'RuleDryRun' });
+
+/** Notification rules of an app: create, list, read, update, delete, snooze; preview and dry-run. */
 export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
   const base = '/v1/apps/{appId}/notification-rules';
   const one = `${base}/{ruleId}`;
@@ -179,6 +262,65 @@ export function notificationRuleRoutes(deps: ApiDeps): AnyRoute[] {
         await deps.services.rules.delete(principal.accountId, params.appId, params.ruleId);
         return { status: 204 };
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${one}/snooze`,
+      operationId: 'snoozeNotificationRule',
+      writeOnlyView: idOnlyView,
+      summary: 'Snooze a notification rule',
+      description: 'Until the time given (or for the minutes given, at most 30 days), the rule keeps its state and counts its triggers (`suppressedCount` too) but sends nothing. Snoozing again replaces the time.',
+      tags: ['notification-rules'],
+      auth: 'client',
+      params: ruleParams,
+      body: snoozeBody,
+      responses: { 200: { description: 'The rule, with `snoozedUntil`', schema: notificationRuleSchema } },
+      handler: async ({ params, body, principal }) => {
+        const until = body.minutes === undefined ? new Date(body.until!) : new Date(Date.now() + body.minutes * 60_000);
+        return { status: 200, body: await deps.services.rules.snooze(principal.accountId, params.appId, params.ruleId, until) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${one}/snooze`,
+      operationId: 'unsnoozeNotificationRule',
+      writeOnlyView: idOnlyView,
+      summary: 'End a snooze',
+      tags: ['notification-rules'],
+      auth: 'client',
+      params: ruleParams,
+      responses: { 200: { description: 'The rule, with `snoozedUntil: null`', schema: notificationRuleSchema } },
+      handler: async ({ params, principal }) => ({ status: 200, body: await deps.services.rules.snooze(principal.accountId, params.appId, params.ruleId, null) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/preview`,
+      operationId: 'previewNotificationRule',
+      scope: 'read',
+      summary: 'Render what each action of a rule would send for an event',
+      description:
+        'For a stored event (`eventId`), a given one (`event`, as for ingest), or else the newest stored event of the rule\'s event name. Sends nothing and stores nothing.',
+      tags: ['notification-rules'],
+      auth: 'client',
+      params: appParams,
+      body: previewBody,
+      responses: { 200: { description: 'The messages', schema: previewSchema } },
+      handler: async ({ params, body, principal }) => ({ status: 200, body: await deps.services.ruleTrials.preview(principal.accountId, params.appId, body) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/dry-run`,
+      operationId: 'dryRunNotificationRule',
+      scope: 'read',
+      summary: 'Replay stored events through a rule',
+      description:
+        "The stored events of the range (default the last 24 hours, at most 31 days), in timestamp order, through the rule's conditions, trigger and cooldown, with the decision code the workers use. Changes no state and sends nothing.",
+      tags: ['notification-rules'],
+      auth: 'client',
+      params: appParams,
+      body: dryRunBody,
+      responses: { 200: { description: 'What the rule would have done', schema: dryRunSchema } },
+      handler: async ({ params, body, principal }) => ({ status: 200, body: await deps.services.ruleTrials.dryRun(principal.accountId, params.appId, body) }),
     }),
   ];
 }

@@ -1,19 +1,12 @@
-import type { StateStore, TriggerOutcome } from '../../ports/state-store.js';
-import type { RuleEvent } from '../../domain/rule-conditions.js';
+import type { MatchOutcome, MatchOutcomeName, StateStore } from '../../ports/state-store.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ServiceMetrics } from '../../observability/service-metrics.js';
 import type { AppRuleSet, RuleSetRule } from '../../services/rule-set-cache.js';
 import type { NewDeliveryJob } from '../delivery-queue.js';
 import type { StoredEvent } from '../../domain/events.js';
 import type { AlertContent } from '../../domain/alerting.js';
-import { ruleStatKeys } from '../../domain/rule-state-keys.js';
-
-/**
- * How long the record "this rule already triggered on this event" is kept. It must outlive any
- * redelivery of the event: Kafka redelivers within seconds to minutes (a crash, a rebalance, a
- * ClickHouse outage holding a batch back); a day covers any realistic backlog.
- */
-const FIRED_TTL_MS = 24 * 60 * 60 * 1000;
+import { alertOf, ruleEventOf, triggerSpecOf } from '../../domain/rule-alerts.js';
+import { plainTemplate } from '../../domain/alert-template.js';
 
 export interface Evaluated {
   readonly step: 'evaluated';
@@ -21,13 +14,13 @@ export interface Evaluated {
   readonly jobs: readonly NewDeliveryJob[];
   /** (rule, event) pairs looked at. */
   readonly evaluations: number;
-  /** Matches by what the state store said: fired now, fired before (`again`), or in cooldown. */
-  readonly triggers: Readonly<Record<TriggerOutcome, number>>;
+  /** Matches by what the state store said (see MatchOutcome). */
+  readonly triggers: Readonly<Record<MatchOutcomeName, number>>;
 }
 
 export interface EvaluateRulesDeps {
   readonly ruleSets: { forApp(appId: string): Promise<AppRuleSet> };
-  readonly state: Pick<StateStore, 'recordTrigger'>;
+  readonly state: Pick<StateStore, 'recordMatch'>;
   readonly logger: Logger;
   readonly now?: () => number;
   readonly metrics?: Pick<ServiceMetrics, 'ruleEvaluations' | 'ruleTriggers'>;
@@ -37,12 +30,13 @@ export interface EvaluateRulesDeps {
  * Rule evaluation, the step after storing: each stored event against its app's enabled rules for that
  * event name. It returns the delivery jobs of what fired; the next step creates them.
  *
- * Exactly once per (rule, event), across redeliveries and concurrent workers: the trigger is recorded
- * in the state store in one atomic step (StateStore.recordTrigger), which also counts it and starts
- * the cooldown. A redelivered event finds its record (`again`) and only makes sure its deliveries
+ * Exactly once per (rule, event), across redeliveries and concurrent workers: each match is recorded
+ * in the state store in one atomic step (StateStore.recordMatch), which decides the trigger (every
+ * match, a threshold reached, a recovery after a silence), counts it and starts the cooldown. A
+ * redelivered event that triggered finds its record (`again`) and only makes sure its deliveries
  * exist: when the first run crashed after recording the trigger but before creating them, the
  * redelivery creates them; otherwise that is a no-op, because a delivery is unique per rule action and
- * event.
+ * event. A trigger of a snoozed rule is counted (as suppressed) and creates no delivery.
  *
  * Each app is an actor: its events are evaluated in ingest order (cooldowns depend on order). The
  * trigger records of one app go out in order on one connection without waiting for each other, and
@@ -52,11 +46,11 @@ export function evaluateRulesStep(deps: EvaluateRulesDeps): (byApp: ReadonlyMap<
   const now = deps.now ?? Date.now;
   return async (byApp) => {
     const perApp = await Promise.all([...byApp].map(([appId, events]) => evaluateApp(deps, now, appId, events)));
-    const triggers: Record<TriggerOutcome, number> = { fired: 0, again: 0, cooldown: 0 };
+    const triggers: Record<MatchOutcomeName, number> = { fired: 0, again: 0, cooldown: 0, counted: 0, seen: 0, late: 0 };
     let evaluations = 0;
     for (const app of perApp) {
       evaluations += app.evaluations;
-      for (const outcome of app.outcomes) triggers[outcome]++;
+      for (const outcome of app.outcomes) triggers[outcome.outcome]++;
     }
     return { step: 'evaluated', jobs: perApp.flatMap((app) => app.jobs), evaluations, triggers };
   };
@@ -65,72 +59,73 @@ export function evaluateRulesStep(deps: EvaluateRulesDeps): (byApp: ReadonlyMap<
 interface AppEvaluation {
   readonly jobs: NewDeliveryJob[];
   readonly evaluations: number;
-  readonly outcomes: readonly TriggerOutcome[];
+  readonly outcomes: readonly MatchOutcome[];
 }
 
 async function evaluateApp(deps: EvaluateRulesDeps, now: () => number, appId: string, events: readonly StoredEvent[]): Promise<AppEvaluation> {
   const ruleSet = await deps.ruleSets.forApp(appId);
   if (ruleSet.rulesByEvent.size === 0) return { jobs: [], evaluations: 0, outcomes: [] };
-  const matches: Array<{ rule: RuleSetRule; event: StoredEvent }> = [];
+  const matches: Array<{ rule: RuleSetRule; event: StoredEvent; group: string }> = [];
   let evaluations = 0;
   for (const event of events) {
     const rules = ruleSet.rulesByEvent.get(event.event);
     if (!rules) continue;
     const subject = ruleEventOf(event);
     evaluations += rules.length;
-    for (const rule of rules) if (rule.matches(subject)) matches.push({ rule, event });
+    for (const rule of rules) {
+      if (!rule.matches(subject)) continue;
+      // A threshold rule grouped by a field the event does not have does not count the event.
+      const group = rule.groupOf(subject);
+      if (group !== undefined) matches.push({ rule, event, group });
+    }
   }
   deps.metrics?.ruleEvaluations.inc(evaluations);
   if (matches.length === 0) return { jobs: [], evaluations, outcomes: [] };
 
   const nowMs = now();
   // Issued together in order, awaited together: see the comment above.
-  const outcomes: TriggerOutcome[] = await Promise.all(
-    matches.map(({ rule, event }) => {
-      const keys = ruleStatKeys(rule.id);
-      return deps.state.recordTrigger({
-        onceKey: keys.fired(event.id),
-        onceTtlMs: FIRED_TTL_MS,
-        cooldownKey: rule.cooldownSeconds > 0 ? keys.cooldown : null,
-        cooldownMs: rule.cooldownSeconds * 1000,
-        counterKey: keys.triggers,
-        lastTriggeredKey: keys.lastTriggeredAt,
+  const outcomes: MatchOutcome[] = await Promise.all(
+    matches.map(({ rule, event, group }) =>
+      deps.state.recordMatch({
+        ruleId: rule.id,
+        appId,
+        eventId: event.id,
+        eventTimeMs: event.timestamp.getTime(),
         nowMs,
-      });
-    }),
+        trigger: triggerSpecOf(rule.trigger),
+        group,
+        cooldownMs: rule.cooldownSeconds * 1000,
+        snoozed: rule.snoozedUntilMs > nowMs,
+      }),
+    ),
   );
 
   const jobs: NewDeliveryJob[] = [];
-  matches.forEach(({ rule, event }, i) => {
+  matches.forEach(({ rule, event, group }, i) => {
     const outcome = outcomes[i]!;
-    deps.metrics?.ruleTriggers.inc({ outcome });
-    if (outcome === 'cooldown') return;
-    if (outcome === 'fired') deps.logger.debug({ appId, ruleId: rule.id, eventId: event.id }, 'rule triggered');
-    const alert = alertOf(ruleSet, rule, event);
-    for (const action of rule.actions) {
-      jobs.push({ appId, ruleId: rule.id, actionId: action.id, destinationId: action.destination.id, eventId: event.id, alert });
-    }
+    deps.metrics?.ruleTriggers.inc({ outcome: outcome.outcome });
+    if (outcome.outcome !== 'fired' && outcome.outcome !== 'again') return;
+    if (outcome.outcome === 'fired') deps.logger.debug({ appId, ruleId: rule.id, eventId: event.id, kind: outcome.kind, suppressed: outcome.suppressed }, 'rule triggered');
+    if (outcome.suppressed) return;
+    const alert = alertOf(ruleSet, rule, event, { kind: outcome.kind, count: outcome.count, group });
+    jobs.push(...jobsOf(rule, alert));
   });
   return { jobs, evaluations, outcomes };
 }
 
-function ruleEventOf(event: StoredEvent): RuleEvent {
-  return { event: event.event, level: event.level, customerId: event.customerId, data: event.data, metadata: event.metadata };
+/** One delivery job per enabled action of the rule, each alert carrying that action's template. */
+export function jobsOf(rule: RuleSetRule, alert: AlertContent): NewDeliveryJob[] {
+  return rule.actions.map((action) => {
+    const template = plainTemplate(action.template);
+    return {
+      appId: alert.appId,
+      ruleId: rule.id,
+      actionId: action.id,
+      destinationId: action.destination.id,
+      eventId: alert.eventId,
+      alert: template ? { ...alert, template } : alert,
+    };
+  });
 }
 
-function alertOf(ruleSet: AppRuleSet, rule: RuleSetRule, event: StoredEvent): AlertContent {
-  return {
-    appId: ruleSet.appId,
-    appName: ruleSet.appName,
-    ruleId: rule.id,
-    ruleName: rule.name,
-    eventId: event.id,
-    eventName: event.event,
-    level: event.level,
-    customerId: event.customerId,
-    timestamp: event.timestamp.toISOString(),
-    data: event.data,
-    metadata: event.metadata,
-    test: false,
-  };
-}
+

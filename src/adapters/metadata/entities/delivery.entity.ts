@@ -5,7 +5,8 @@ import type { DeliveryStatus } from '../../../domain/alerting.js';
 import { timestampProperties } from './timestamps.js';
 
 /**
- * One alert of one rule action for one event, with its attempts.
+ * One alert of one rule action for one event, with its attempt count (each attempt's details:
+ * delivery-attempt.entity.ts).
  *
  * The id is a UUIDv7, so ordering by id is ordering by creation: the list pages on (app_id, id)
  * alone. (rule_id, action_id, event_id) is unique: the pipeline is at-least-once, and a redelivered
@@ -24,7 +25,10 @@ export interface Delivery {
   destinationId: string;
   eventId: string;
   status: Opt<DeliveryStatus>;
+  /** Attempts of the current retry schedule: a retry by hand starts a fresh one at 0. */
   attempts: Opt<number>;
+  /** Attempts made before the last retry by hand; an attempt's number is this plus `attempts`. */
+  earlierAttempts: Opt<number>;
   lastError: Opt<string | null>;
   /**
    * When a pending delivery is due (again): its first attempt's fallback if the queued job is lost,
@@ -56,6 +60,7 @@ export const DeliveryEntity = new EntitySchema<Delivery>({
     eventId: { type: 'uuid' },
     status: { type: 'string', length: 16, onCreate: () => 'pending' },
     attempts: { type: 'integer', onCreate: () => 0 },
+    earlierAttempts: { type: 'integer', onCreate: () => 0 },
     lastError: { type: 'text', nullable: true },
     nextAttemptAt: { type: 'datetime', nullable: true },
     // Not selected by the list: the API shows no alert content, and it can be large.

@@ -2,6 +2,7 @@ import { AccountEntity } from './account.entity.js';
 import { AppEntity } from './app.entity.js';
 import { ClientSecretEntity } from './client-secret.entity.js';
 import { DeliveryEntity } from './delivery.entity.js';
+import { DeliveryAttemptEntity } from './delivery-attempt.entity.js';
 import { DestinationEntity } from './destination.entity.js';
 import { EventSchemaEntity } from './event-schema.entity.js';
 import { NotificationRuleEntity } from './notification-rule.entity.js';
@@ -20,4 +21,5 @@ export const metadataEntities = [
   DestinationEntity,
   NotificationRuleEntity,
   DeliveryEntity,
+  DeliveryAttemptEntity,
 ];

@@ -1,6 +1,7 @@
 import { EntitySchema, type Opt, type Ref } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Condition, MatchMode } from '../../../domain/rule-conditions.js';
+import type { RuleTrigger } from '../../../domain/rule-trigger.js';
 import { type App, AppEntity } from './app.entity.js';
 import { timestampProperties } from './timestamps.js';
 import type { StoredRuleAction } from '../../../ports/metadata.js';
@@ -25,6 +26,8 @@ export interface NotificationRule {
   conditions: Condition[];
   actions: StoredRuleAction[];
   cooldownSeconds: number;
+  trigger: RuleTrigger;
+  snoozedUntil: Date | null;
   createdAt: Opt<Date>;
   updatedAt: Opt<Date>;
 }
@@ -43,6 +46,8 @@ export const NotificationRuleEntity = new EntitySchema<NotificationRule>({
     conditions: { type: 'json' },
     actions: { type: 'json' },
     cooldownSeconds: { type: 'integer' },
+    trigger: { type: 'json' },
+    snoozedUntil: { type: 'datetime', nullable: true },
     ...timestampProperties<NotificationRule>(),
   },
 });

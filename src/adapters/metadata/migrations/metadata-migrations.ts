@@ -3,6 +3,8 @@ import { Migration0001AccountsAppsSchemas } from './0001-accounts-apps-schemas.j
 import { Migration0002ServiceSettings } from './0002-service-settings.js';
 import { Migration0003Alerting } from './0003-alerting.js';
 import { Migration0004DeliveryEventIndex } from './0004-delivery-event-index.js';
+import { Migration0005DeliveryAttempts } from './0005-delivery-attempts.js';
+import { Migration0006RuleTriggers } from './0006-rule-triggers.js';
 
 /**
  * Every metadata migration, in the order they run. Listed as classes (MikroORM's `migrationsList`)
@@ -16,4 +18,6 @@ export const metadataMigrations: readonly MigrationObject[] = [
   { name: '0002-service-settings', class: Migration0002ServiceSettings },
   { name: '0003-alerting', class: Migration0003Alerting },
   { name: '0004-delivery-event-index', class: Migration0004DeliveryEventIndex },
+  { name: '0005-delivery-attempts', class: Migration0005DeliveryAttempts },
+  { name: '0006-rule-triggers', class: Migration0006RuleTriggers },
 ];

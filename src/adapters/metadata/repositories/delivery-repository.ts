@@ -1,4 +1,5 @@
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/knex';
 import { v7 as uuidv7 } from 'uuid';
 import type {
   AttemptToClaim,
@@ -7,17 +8,25 @@ import type {
   DeliveryOutcome,
   DeliveryRecord,
   DeliveryRepository,
+  DeliveryRetryResult,
+  DeliveryWithAttempts,
   FinishedAttempt,
   NewDelivery,
 } from '../../../ports/metadata.js';
 import { DeliveryEntity } from '../entities/delivery.entity.js';
-import { toDeliveryRecord } from '../records.js';
-import type { EntityManagerSource } from '../unit-of-work.js';
+import { DeliveryAttemptEntity, type DeliveryAttempt } from '../entities/delivery-attempt.entity.js';
+import { toDeliveryAttemptRecord, toDeliveryRecord } from '../records.js';
+import { DETACHED, type EntityManagerSource } from '../unit-of-work.js';
+
+/** The error of an attempt whose lease ran out before its worker recorded how it went. */
+export const ABANDONED_ATTEMPT_ERROR = 'no outcome was recorded before the attempt lease ran out (its worker stopped); attempted again';
 
 /**
  * Deliveries, for the worker (created once per rule action and event, attempts claimed and recorded)
- * and the API (list). Every call is a short statement or two of its own, never part of a transaction:
- * creation settles races by letting an insert fail, which would abort a PostgreSQL transaction.
+ * and the API (list, one with its attempts, retry). Creation is a short statement or two of its own,
+ * never part of a transaction: it settles races by letting an insert fail, which would abort a
+ * PostgreSQL transaction. A claim and a finish each write the delivery and its attempt rows in one
+ * short transaction of their own; nothing in them can fail by design.
  */
 export class OrmDeliveryRepository implements DeliveryRepository {
   constructor(private readonly em: EntityManagerSource) {}
@@ -82,38 +91,119 @@ export class OrmDeliveryRepository implements DeliveryRepository {
    */
   async claim(attempts: readonly AttemptToClaim[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
     if (attempts.length === 0) return [];
-    const rows: unknown = await this.em()
-      .createQueryBuilder(DeliveryEntity)
-      .update({ attempts: raw('attempts + 1'), nextAttemptAt: leaseUntil, updatedAt: now })
-      .where({
-        status: 'pending',
-        $or: attempts.map(({ id, attemptsMade }) => ({ id, attempts: attemptsMade, ...(attemptsMade === 0 ? {} : { nextAttemptAt: { $lte: now } }) })),
-      })
-      .returning(['id', 'app', 'ruleId', 'actionId', 'destinationId', 'eventId', 'attempts', 'payload'])
-      .execute('all');
-    return (rows as ClaimedRow[]).map(({ app, attempts: made, ...row }) => ({ ...row, appId: app, attempts: Number(made) }));
+    return this.em().transactional(async (em) => {
+      const rows: unknown = await em
+        .createQueryBuilder(DeliveryEntity)
+        .update({ attempts: raw('attempts + 1'), nextAttemptAt: leaseUntil, updatedAt: now })
+        .where({
+          status: 'pending',
+          $or: attempts.map(({ id, attemptsMade }) => ({ id, attempts: attemptsMade, ...(attemptsMade === 0 ? {} : { nextAttemptAt: { $lte: now } }) })),
+        })
+        .returning(['id', 'app', 'ruleId', 'actionId', 'destinationId', 'eventId', 'attempts', 'earlierAttempts', 'payload'])
+        .execute('all');
+      const claimed = (rows as ClaimedRow[]).map(({ app, attempts: made, earlierAttempts, ...row }) => ({
+        delivery: { ...row, appId: app, attempts: Number(made) },
+        number: Number(earlierAttempts) + Number(made),
+      }));
+      if (claimed.length === 0) return [];
+      // Past the first attempt of a schedule, the one before may have lost its lease: still in
+      // progress, its worker never finished it. (The last attempt before a retry by hand always
+      // finished: only a finish makes a delivery failed.)
+      const followUps = claimed.filter(({ delivery }) => delivery.attempts > 1).map(({ delivery }) => delivery.id);
+      if (followUps.length > 0) {
+        await em
+          .createQueryBuilder(DeliveryAttemptEntity)
+          .update({ outcome: 'abandoned', error: ABANDONED_ATTEMPT_ERROR })
+          .where({ deliveryId: { $in: followUps }, outcome: 'in_progress' })
+          .execute();
+      }
+      await em.insertMany(
+        DeliveryAttemptEntity,
+        claimed.map(({ delivery, number }) => ({
+          deliveryId: delivery.id,
+          number,
+          appId: delivery.appId,
+          startedAt: now,
+          durationMs: null,
+          outcome: 'in_progress' as const,
+          httpStatus: null,
+          error: null,
+        })),
+      );
+      return claimed.map(({ delivery }) => delivery);
+    });
   }
 
   async finish(attempts: readonly FinishedAttempt[]): Promise<Set<string>> {
-    const recorded = new Set<string>();
+    if (attempts.length === 0) return new Set();
     const updatedAt = new Date();
-    await Promise.all(
-      groupByOutcome(attempts).map(async ({ outcome, attempts: same }) => {
-        const rows: unknown = await this.em()
+    return this.em().transactional(async (em) => {
+      // The attempts whose claim still held, by delivery id and attempt count: one batch may hold two
+      // attempts of one delivery, an abandoned one's late outcome and the one that took over.
+      const recorded = new Map<string, { appId: string; earlierAttempts: number }>();
+      const key = (id: string, attempts: number | string) => `${id}/${Number(attempts)}`;
+      for (const { outcome, attempts: same } of groupByOutcome(attempts)) {
+        const rows: unknown = await em
           .createQueryBuilder(DeliveryEntity)
           .update({ ...outcome, updatedAt })
           .where({ status: 'pending', $or: same.map(({ id, attempts: count }) => ({ id, attempts: count })) })
-          .returning(['id'])
+          .returning(['id', 'app', 'attempts', 'earlierAttempts'])
           .execute('all');
-        for (const { id } of rows as Array<{ id: string }>) recorded.add(id);
-      }),
-    );
-    return recorded;
+        for (const row of rows as FinishedRow[]) recorded.set(key(row.id, row.attempts), { appId: row.app, earlierAttempts: Number(row.earlierAttempts) });
+      }
+      const held = attempts.filter(({ id, attempts: count }) => recorded.has(key(id, count)));
+      const row = (attempt: FinishedAttempt): DeliveryAttempt => {
+        const { appId, earlierAttempts } = recorded.get(key(attempt.id, attempt.attempts))!;
+        return {
+          deliveryId: attempt.id,
+          number: earlierAttempts + attempt.attempts,
+          appId,
+          outcome: attempt.outcome.status === 'succeeded' ? 'succeeded' : 'failed',
+          error: attempt.outcome.lastError,
+          startedAt: attempt.measured?.startedAt ?? updatedAt,
+          durationMs: attempt.measured?.durationMs ?? null,
+          httpStatus: attempt.measured?.httpStatus ?? null,
+        };
+      };
+      await completeAttempts(em, held.filter((a) => a.measured !== undefined).map(row), ['startedAt', 'durationMs', 'httpStatus', 'outcome', 'error']);
+      await completeAttempts(em, held.filter((a) => a.measured === undefined).map(row), ['outcome', 'error']);
+      return new Set(held.map(({ id }) => id));
+    });
   }
 
   async get(id: string): Promise<DeliveryRecord | null> {
     const delivery = await this.em().findOne(DeliveryEntity, { id });
     return delivery && toDeliveryRecord(delivery);
+  }
+
+  async findWithAttempts(appId: string, id: string): Promise<DeliveryWithAttempts | null> {
+    const em = this.em();
+    const delivery = await em.findOne(DeliveryEntity, { id, app: appId }, DETACHED);
+    if (!delivery) return null;
+    // The primary key (delivery_id, number) reads them in order.
+    const attempts = await em.find(DeliveryAttemptEntity, { deliveryId: id }, { ...DETACHED, orderBy: { number: 'asc' } });
+    return { delivery: toDeliveryRecord(delivery), attempts: attempts.map(toDeliveryAttemptRecord) };
+  }
+
+  /**
+   * The conditional update decides: only a failed delivery of this app changes, so two retries at
+   * once, or a retry racing anything else, change it at most once. Due at `now`, it is found by the
+   * workers' poller (every half second) like any due retry; `lastError` stays until the next attempt
+   * has an outcome.
+   */
+  async retry(appId: string, id: string, now: Date): Promise<DeliveryRetryResult> {
+    const rows: unknown = await this.em()
+      .createQueryBuilder(DeliveryEntity)
+      // Both databases evaluate every right-hand side on the row as it was: earlier_attempts takes
+      // the attempts made before they start over at 0.
+      .update({ status: 'pending', earlierAttempts: raw('earlier_attempts + attempts'), attempts: 0, nextAttemptAt: now, updatedAt: now })
+      .where({ id, app: appId, status: 'failed' })
+      .returning(['id'])
+      .execute('all');
+    const retried = (rows as unknown[]).length > 0;
+    const delivery = await this.em().findOne(DeliveryEntity, { id, app: appId }, DETACHED);
+    if (!delivery) return { outcome: 'not_found' };
+    return { outcome: retried ? 'retried' : 'not_failed', delivery: toDeliveryRecord(delivery) };
   }
 
   /**
@@ -143,7 +233,7 @@ function uniqueKey(row: { ruleId: string; actionId: string; eventId: string }): 
 function newRow(input: NewDelivery, firstAttemptDue: Date) {
   const now = new Date();
   const { appId, ...rest } = input;
-  return { ...rest, id: uuidv7(), app: appId, status: 'pending' as const, attempts: 0, lastError: null, nextAttemptAt: firstAttemptDue, createdAt: now, updatedAt: now };
+  return { ...rest, id: uuidv7(), app: appId, status: 'pending' as const, attempts: 0, earlierAttempts: 0, lastError: null, nextAttemptAt: firstAttemptDue, createdAt: now, updatedAt: now };
 }
 
 /** A claimed row as RETURNING gives it, mapped to property names (the app is its id). */
@@ -155,7 +245,28 @@ interface ClaimedRow {
   destinationId: string;
   eventId: string;
   attempts: number | string;
+  earlierAttempts: number | string;
   payload: string;
+}
+
+/** A delivery whose finish was recorded, as RETURNING gives it. */
+interface FinishedRow {
+  id: string;
+  app: string;
+  attempts: number | string;
+  earlierAttempts: number | string;
+}
+
+/**
+ * Writes the outcomes of finished attempts onto their rows, in one statement. The claim inserted each
+ * row, so this is an update; written as an upsert only so that it is one statement for rows that each
+ * get their own values. Should a row be missing (an attempt claimed by a worker that recorded no
+ * attempts, during a rolling upgrade), it is created; its delivery exists, since its finish just
+ * updated it in this transaction. Only the columns in `merge` are written to an existing row.
+ */
+async function completeAttempts(em: SqlEntityManager, rows: readonly DeliveryAttempt[], merge: Array<keyof DeliveryAttempt & string>): Promise<void> {
+  if (rows.length === 0) return;
+  await em.createQueryBuilder(DeliveryAttemptEntity).insert([...rows]).onConflict(['deliveryId', 'number']).merge(merge).execute();
 }
 
 /** Attempts with the same outcome (every success has the same one) share one statement. */
