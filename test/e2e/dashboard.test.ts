@@ -21,11 +21,13 @@ import {
 import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
 import { requestJson } from '../helpers/http-json.js';
+import { retryFailedDelivery, snoozeAndUnsnooze, thresholdAndAbsenceRules, type WorkflowContext } from './alerting-steps.js';
 
 /**
  * The whole dashboard workflow (create an app, define schemas, add destinations, create rules, send a
- * test event, manage keys and secrets) in a real browser (Debian's Chromium) against a real service
- * process in embedded mode, with a loopback HTTP server standing in for Slack. Every control is found
+ * test event, threshold and absence rules with their live checks, snooze, retry a failed delivery,
+ * manage keys and secrets) in a real browser (Debian's Chromium) against a real service process in
+ * embedded mode, with loopback HTTP servers standing in for Slack (one of them refusing at first). Every control is found
  * by the accessible name docs/dashboard.md gives it; every step leaves a screenshot in
  * test-artifacts/dashboard/. What the UI claims (Verified, a trigger count, a delivery) is checked
  * against what really happened: the receiver's requests, and plain HTTP calls with the keys shown.
@@ -68,6 +70,8 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
   const bootstrapSecret = `svc_cs_${urlSafe(40)}`;
   let service: ServiceProcess | undefined;
   let receiver: Awaited<ReturnType<typeof startHttpReceiver>> | undefined;
+  /** A second Slack stand-in whose answer the test changes: 400 (a failure not retried), then 200. */
+  let flaky: (Awaited<ReturnType<typeof startHttpReceiver>> & { answer(status: number): void }) | undefined;
   let browser: Browser | undefined;
   let artifacts: Artifacts;
   let tab: Tab | undefined;
@@ -86,6 +90,10 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     const sink = await startHttpReceiver();
     receiver = sink;
     cleanups.push(() => sink.close());
+    let flakyStatus = 400;
+    const flakySink = await startHttpReceiver(() => ({ status: flakyStatus, body: flakyStatus === 200 ? 'ok' : 'invalid_payload' }));
+    flaky = { ...flakySink, answer: (status) => (flakyStatus = status) };
+    cleanups.push(() => flakySink.close());
     const started = await startService({
       DATA_DIR: dir,
       BOOTSTRAP_CLIENT_SECRET: bootstrapSecret,
@@ -161,7 +169,7 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     await link(page, name).click();
   }
 
-  it('runs the whole workflow: app, schema, destination, rule, event, trigger, delivery, key rotation, client secrets', async () => {
+  it('runs the whole workflow: app, schema, destination, rule, event, trigger, delivery, rule triggers and checks, snooze, retry, key rotation, client secrets', async () => {
     const ui = await open();
     const { page } = ui;
 
@@ -391,6 +399,20 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     );
     expect(deliveriesNow.body.items.map((d: any) => d.eventId)).not.toContain(smallId);
 
+    // --- Triggers, templates and checks; snooze; a failed delivery sent again (./alerting-steps.ts) ---
+    const alerting: WorkflowContext = {
+      ui,
+      appId,
+      api: (method, urlPath, body) => http(method, urlPath, bearer(bootstrapSecret), body),
+      ingest: (body) => http('POST', '/v1/ingest', { 'x-api-key': firstKey }, body),
+    };
+    await thresholdAndAbsenceRules(alerting, DESTINATION);
+    await snoozeAndUnsnooze(alerting, RULE, { event: EVENT_NAME, customer_id: 'cus_snoozed', data: { amount: 500, plan: 'pro' } }, receiver!.requests);
+    await retryFailedDelivery(alerting, flaky!);
+    // Nothing of this reached the first Slack stand-in: the threshold was never reached live, and
+    // the one match of the snoozed rule was suppressed.
+    expect(receiver!.requests).toHaveLength(4);
+
     // --- Settings: regenerate the API key; the old one stops working at once --------------------
     await openAppTab(page, 'Settings');
     await expectVisible(page.getByText(`${firstKey.slice(0, 12)}…`));
@@ -479,5 +501,28 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     const [appsWidth, appsViewport] = await overflow();
     await ui.step('phone-apps');
     expect(appsWidth, 'the apps page scrolls sideways on a phone').toBeLessThanOrEqual(appsViewport);
+
+    // The rule editor, with a threshold's fields, an action's template and the live checks, fits too.
+    const phoneAppId = created.body.app.id as string;
+    const phoneDestination = await http('POST', `/v1/apps/${phoneAppId}/destinations`, bearer(bootstrapSecret), {
+      type: 'slack',
+      label: 'Phone Slack',
+      url: `${receiver!.baseUrl}/services/T0PHONE/B0PHONE/phone-webhook-token`,
+    });
+    expect(phoneDestination.status).toBe(201);
+    await page.getByRole('list').getByRole('link', { name: 'Phone check' }).click();
+    await link(page, 'Rules').click();
+    await button(page, 'New rule').click();
+    await label(page, 'Rule name').fill('Phone rule');
+    await label(page, 'Event name').fill('phone.event');
+    await chooseOption(label(page, 'Trigger'), 'Threshold');
+    await label(page, 'Group by').fill('$customer_id');
+    await button(page, 'Add action').click();
+    await label(page, 'Action 1 message body').fill('{{count}} from {{customer_id}}, a long line that has to wrap on a narrow screen');
+    await waitForText(page.getByRole('status').filter({ hasText: /^Would have fired/ }), 'Would have fired 0 times in the last 24 h');
+    await waitForText(page.getByRole('region', { name: 'Message preview', exact: true }), 'a long line that has to wrap');
+    const [editorWidth, editorViewport] = await overflow();
+    await ui.step('phone-rule-editor');
+    expect(editorWidth, 'the rule editor scrolls sideways on a phone').toBeLessThanOrEqual(editorViewport);
   });
 });

@@ -373,6 +373,67 @@ export interface paths {
         readonly patch: operations["updateNotificationRule"];
         readonly trace?: never;
     };
+    readonly "/v1/apps/{appId}/notification-rules/{ruleId}/snooze": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Snooze a notification rule
+         * @description Until the time given (or for the minutes given, at most 30 days), the rule keeps its state and counts its triggers (`suppressedCount` too) but sends nothing. Snoozing again replaces the time.
+         */
+        readonly post: operations["snoozeNotificationRule"];
+        /** End a snooze */
+        readonly delete: operations["unsnoozeNotificationRule"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/apps/{appId}/notification-rules/preview": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Render what each action of a rule would send for an event
+         * @description For a stored event (`eventId`), a given one (`event`, as for ingest), or else the newest stored event of the rule's event name. Sends nothing and stores nothing.
+         */
+        readonly post: operations["previewNotificationRule"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/apps/{appId}/notification-rules/dry-run": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Replay stored events through a rule
+         * @description The stored events of the range (default the last 24 hours, at most 31 days), in timestamp order, through the rule's conditions, trigger and cooldown, with the decision code the workers use. Changes no state and sends nothing.
+         */
+        readonly post: operations["dryRunNotificationRule"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/apps/{appId}/deliveries": {
         readonly parameters: {
             readonly query?: never;
@@ -387,6 +448,43 @@ export interface paths {
         readonly get: operations["listDeliveries"];
         readonly put?: never;
         readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/apps/{appId}/deliveries/{deliveryId}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** Read one delivery with its attempts */
+        readonly get: operations["getDelivery"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/apps/{appId}/deliveries/{deliveryId}/retry": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Send a failed delivery again
+         * @description The delivery becomes `pending` and is attempted again within about a second, on a fresh retry schedule. Its attempts so far stay listed, and the new ones are numbered after them. 409 unless the delivery is `failed`.
+         */
+        readonly post: operations["retryDelivery"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -615,10 +713,15 @@ export interface components {
             /** @enum {string} */
             readonly match: "all" | "any";
             readonly cooldownSeconds: number;
+            readonly trigger: components["schemas"]["RuleTrigger"];
+            /** @description While in the future, triggers are counted but send nothing */
+            readonly snoozedUntil: string | null;
             /** @description Null until the rule first triggers */
             readonly lastTriggeredAt: string | null;
-            /** @description Times the rule triggered (matches within a cooldown do not count) */
+            /** @description Times the rule triggered (matches within a cooldown do not count; recoveries after an absence neither) */
             readonly triggerCount: number;
+            /** @description Of those, the triggers made while the rule was snoozed */
+            readonly suppressedCount: number;
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -642,6 +745,29 @@ export interface components {
             /** @description The destination's masked url or its e-mail address */
             readonly target: string | null;
             readonly enabled: boolean;
+            /** @description Absent: the default message */
+            readonly template?: {
+                readonly title?: string;
+                readonly body?: string;
+            };
+        };
+        readonly RuleTrigger: {
+            /** @constant */
+            readonly type: "every";
+        } | {
+            /** @constant */
+            readonly type: "threshold";
+            /** @description Matching events (of one group) that make a trigger */
+            readonly count: number;
+            /** @description The sliding window, by event timestamp */
+            readonly windowSeconds: number;
+            /** @description Counts per value of this field (`$customer_id`, `metadata.k`, `amount`); events without it are not counted */
+            readonly groupBy?: string;
+        } | {
+            /** @constant */
+            readonly type: "absence";
+            /** @description Silence, in seconds, that triggers the rule */
+            readonly windowSeconds: number;
         };
         readonly ConditionInput: {
             readonly id?: string;
@@ -665,6 +791,144 @@ export interface components {
             readonly enabled: boolean;
             /** @description Ignored; responses show the destination's target */
             readonly target?: string | null;
+            /** @description The message this action sends instead of the default; placeholders such as `{{data.amount}}` are filled from the alert */
+            readonly template?: components["schemas"]["AlertTemplate"];
+        };
+        readonly AlertTemplate: {
+            /** @description At most 200 characters; replaces the default headline */
+            readonly title?: string;
+            /** @description At most 4,000 characters; replaces the default text */
+            readonly body?: string;
+        };
+        /** @description Exactly one of `minutes` and `until` */
+        readonly SnoozeInput: {
+            /** @description Snooze for this many minutes from now */
+            readonly minutes?: number;
+            /**
+             * Format: date-time
+             * @description Snooze until this time
+             */
+            readonly until?: string;
+        };
+        readonly RulePreview: {
+            /** @description Whether the event has the rule's event name and meets its conditions */
+            readonly matched: boolean;
+            /** @description The stored event rendered; null for a given event or when the app has none of that name */
+            readonly eventId: string | null;
+            readonly messages: readonly {
+                /** Format: uuid */
+                readonly destinationId: string;
+                /** @enum {string} */
+                readonly type: "slack" | "discord" | "email" | "webhook";
+                readonly title: string;
+                readonly body: string;
+            }[];
+        };
+        readonly RulePreviewInput: {
+            /** @description A rule body as for create; nothing is saved */
+            readonly rule: {
+                /** @description Rule display name, 1–200 characters */
+                readonly name: string;
+                /** @description Event name watched */
+                readonly eventName: string;
+                /** @default true */
+                readonly enabled: boolean;
+                /**
+                 * @description `all`: every condition must hold; `any`: at least one
+                 * @default all
+                 * @enum {string}
+                 */
+                readonly match: "all" | "any";
+                /**
+                 * @description Empty: the rule triggers on every event of the name
+                 * @default []
+                 */
+                readonly conditions: readonly components["schemas"]["ConditionInput"][];
+                /** @default [] */
+                readonly actions: readonly components["schemas"]["RuleActionInput"][];
+                /**
+                 * @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)
+                 * @default 0
+                 */
+                readonly cooldownSeconds: number;
+                /**
+                 * @description What makes matching events trigger the rule; default `{ "type": "every" }`
+                 * @default {
+                 *       "type": "every"
+                 *     }
+                 */
+                readonly trigger: components["schemas"]["RuleTrigger"];
+            };
+            /** @description A stored event to render the messages for */
+            readonly eventId?: string;
+            /** @description An event as for ingest, to render the messages for */
+            readonly event?: components["schemas"]["IngestEvent"];
+        };
+        readonly RuleDryRun: {
+            /** @description Stored events of the rule's event name in the range */
+            readonly evaluatedEvents: number;
+            /** @description Of those, the ones meeting the conditions (and, for a grouped threshold, having the group field) */
+            readonly matchedEvents: number;
+            /** @description Times the rule would have triggered (recoveries after an absence not counted) */
+            readonly triggers: number;
+            /** @description The first 100 triggers, oldest first */
+            readonly firstTriggers: readonly {
+                /** @description The triggering event; null for an absence */
+                readonly eventId: string | null;
+                /**
+                 * Format: date-time
+                 * @description The triggering event's timestamp, or the absence deadline
+                 */
+                readonly timestamp: string;
+                /** @description The threshold group; null otherwise */
+                readonly group: string | null;
+            }[];
+        };
+        readonly RuleDryRunInput: {
+            /** @description A rule body as for create; nothing is saved */
+            readonly rule: {
+                /** @description Rule display name, 1–200 characters */
+                readonly name: string;
+                /** @description Event name watched */
+                readonly eventName: string;
+                /** @default true */
+                readonly enabled: boolean;
+                /**
+                 * @description `all`: every condition must hold; `any`: at least one
+                 * @default all
+                 * @enum {string}
+                 */
+                readonly match: "all" | "any";
+                /**
+                 * @description Empty: the rule triggers on every event of the name
+                 * @default []
+                 */
+                readonly conditions: readonly components["schemas"]["ConditionInput"][];
+                /** @default [] */
+                readonly actions: readonly components["schemas"]["RuleActionInput"][];
+                /**
+                 * @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)
+                 * @default 0
+                 */
+                readonly cooldownSeconds: number;
+                /**
+                 * @description What makes matching events trigger the rule; default `{ "type": "every" }`
+                 * @default {
+                 *       "type": "every"
+                 *     }
+                 */
+                readonly trigger: components["schemas"]["RuleTrigger"];
+            };
+            /**
+             * Format: date-time
+             * @description Inclusive; default 24 hours before `to`
+             */
+            readonly from?: string;
+            /**
+             * Format: date-time
+             * @description Exclusive; default now
+             */
+            readonly to?: string;
         };
         readonly DeliveryPage: {
             readonly items: readonly components["schemas"]["Delivery"][];
@@ -694,6 +958,48 @@ export interface components {
             readonly createdAt: string;
             /** Format: date-time */
             readonly updatedAt: string;
+        };
+        readonly DeliveryWithAttempts: {
+            /** Format: uuid */
+            readonly id: string;
+            /** Format: uuid */
+            readonly ruleId: string;
+            /** Format: uuid */
+            readonly actionId: string;
+            /** Format: uuid */
+            readonly destinationId: string;
+            /** Format: uuid */
+            readonly eventId: string;
+            /**
+             * @description `pending` while attempts remain, then `succeeded` or `failed`
+             * @enum {string}
+             */
+            readonly status: "pending" | "succeeded" | "failed";
+            /** @description Every attempt made, oldest first (in the list, `attempts` is their number) */
+            readonly attempts: readonly components["schemas"]["DeliveryAttempt"][];
+            /** @description Why the last attempt failed; never holds a webhook URL or secret */
+            readonly lastError: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+        };
+        readonly DeliveryAttempt: {
+            /** @description From 1, in the order made; a retry by hand goes on counting */
+            readonly number: number;
+            /** Format: date-time */
+            readonly startedAt: string;
+            /** @description Whole milliseconds; null while in progress and for an abandoned attempt */
+            readonly durationMs: number | null;
+            /**
+             * @description `abandoned`: the worker making it stopped before recording how it went, and another attempt took over (the receiver may have got it)
+             * @enum {string}
+             */
+            readonly outcome: "in_progress" | "succeeded" | "failed" | "abandoned";
+            /** @description The receiver's HTTP status; absent when no HTTP response came */
+            readonly httpStatus?: number;
+            /** @description Why the attempt failed; never holds a webhook URL or secret */
+            readonly error?: string;
         };
     };
     responses: never;
@@ -3111,10 +3417,17 @@ export interface operations {
                     /** @default [] */
                     readonly actions?: readonly components["schemas"]["RuleActionInput"][];
                     /**
-                     * @description After a trigger, matches within this many seconds neither deliver nor count
+                     * @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)
                      * @default 0
                      */
                     readonly cooldownSeconds?: number;
+                    /**
+                     * @description What makes matching events trigger the rule; default `{ "type": "every" }`
+                     * @default {
+                     *       "type": "every"
+                     *     }
+                     */
+                    readonly trigger?: components["schemas"]["RuleTrigger"];
                 };
             };
         };
@@ -3387,8 +3700,10 @@ export interface operations {
                     readonly conditions?: readonly components["schemas"]["ConditionInput"][];
                     /** @description Replaces the actions entirely */
                     readonly actions?: readonly components["schemas"]["RuleActionInput"][];
-                    /** @description After a trigger, matches within this many seconds neither deliver nor count */
+                    /** @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold) */
                     readonly cooldownSeconds?: number;
+                    /** @description What makes matching events trigger the rule; default `{ "type": "every" }` */
+                    readonly trigger?: components["schemas"]["RuleTrigger"];
                 };
             };
         };
@@ -3400,6 +3715,384 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": components["schemas"]["NotificationRule"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing resource */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly snoozeNotificationRule: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+                /** @description The rule id */
+                readonly ruleId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["SnoozeInput"];
+            };
+        };
+        readonly responses: {
+            /** @description The rule, with `snoozedUntil`. A client secret without the `read` scope gets only `id` */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["NotificationRule"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing resource */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly unsnoozeNotificationRule: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+                /** @description The rule id */
+                readonly ruleId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The rule, with `snoozedUntil: null`. A client secret without the `read` scope gets only `id` */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["NotificationRule"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly previewNotificationRule: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["RulePreviewInput"];
+            };
+        };
+        readonly responses: {
+            /** @description The messages */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["RulePreview"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing resource */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly dryRunNotificationRule: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["RuleDryRunInput"];
+            };
+        };
+        readonly responses: {
+            /** @description What the rule would have done */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["RuleDryRun"];
                 };
             };
             /** @description Validation error: `message` says what is wrong, `details` lists each problem */
@@ -3533,6 +4226,173 @@ export interface operations {
             };
             /** @description Resource not found */
             readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly getDelivery: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+                /** @description The delivery id */
+                readonly deliveryId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The delivery and every attempt made, oldest first */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["DeliveryWithAttempts"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly retryDelivery: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+                /** @description The delivery id */
+                readonly deliveryId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Accepted: the delivery, now pending. A client secret without the `read` scope gets only `id` */
+            readonly 202: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["DeliveryWithAttempts"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing resource */
+            readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
                 };

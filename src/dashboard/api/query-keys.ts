@@ -10,6 +10,10 @@ export const queryKeys = {
   rules: (appId: string) => ['apps', appId, 'rules'] as const,
   events: (appId: string) => ['apps', appId, 'events'] as const,
   deliveries: (appId: string) => ['apps', appId, 'deliveries'] as const,
+  /** Under `deliveries`: whatever refreshes the log refreshes an open delivery's attempts too. */
+  delivery: (appId: string, deliveryId: string) => ['apps', appId, 'deliveries', 'one', deliveryId] as const,
+  /** The editor's preview and dry-run of a draft rule, by the draft's JSON. */
+  ruleCheck: (appId: string, check: 'preview' | 'dry-run', draft: string) => ['apps', appId, 'rule-checks', check, draft] as const,
   defaultMetadata: (appId: string) => ['apps', appId, 'default-metadata'] as const,
   clientSecrets: ['client-secrets'] as const,
 };

@@ -32,6 +32,14 @@ export type MatchMode = Schemas['NotificationRule']['match'];
 export type NotificationRule = Schemas['NotificationRule'];
 /** Every field of a rule as the editor sends it, whether creating or updating. */
 export type RuleInput = Required<JsonBody<operations['createNotificationRule']['requestBody']>>;
+export type RuleTrigger = Schemas['RuleTrigger'];
+export type TriggerType = RuleTrigger['type'];
+export type AlertTemplate = Schemas['AlertTemplate'];
+export type SnoozeInput = Schemas['SnoozeInput'];
+/** What each action would send for an event (POST …/notification-rules/preview). */
+export type RulePreview = Schemas['RulePreview'];
+/** What a rule would have done over stored events (POST …/notification-rules/dry-run). */
+export type RuleDryRun = Schemas['RuleDryRun'];
 
 export type EventLevel = Schemas['Event']['level'];
 export type StoredEvent = Schemas['Event'];
@@ -47,6 +55,10 @@ export interface Page<T> {
 
 export type DeliveryStatus = Schemas['Delivery']['status'];
 export type Delivery = Schemas['Delivery'];
+/** One delivery as GET …/deliveries/{id} gives it: `attempts` is the list of attempts, not their number. */
+export type DeliveryWithAttempts = Schemas['DeliveryWithAttempts'];
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
+export type AttemptOutcome = DeliveryAttempt['outcome'];
 
 export type Scope = Schemas['ClientSecret']['scopes'][number];
 export type ClientSecret = Schemas['ClientSecret'];
@@ -75,6 +87,7 @@ export const OPERATORS = everyOf<Operator>()(
   'less_than_or_equal',
   'exists',
 );
+export const TRIGGER_TYPES = everyOf<TriggerType>()('every', 'threshold', 'absence');
 export const EVENT_LEVELS = everyOf<EventLevel>()('info', 'warning', 'error', 'success');
 export const DELIVERY_STATUSES = everyOf<DeliveryStatus>()('pending', 'succeeded', 'failed');
 export const SCOPES = everyOf<Scope>()('read', 'write');

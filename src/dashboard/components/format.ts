@@ -9,3 +9,16 @@ export function localDateTime(iso: string | null | undefined, never = '—'): st
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/** A number of seconds in the largest whole unit: `45 s`, `5 min`, `2 h`, `1 day`, `90 s`. */
+export function duration(seconds: number): string {
+  if (seconds > 0 && seconds % 86_400 === 0) return `${seconds / 86_400} ${seconds === 86_400 ? 'day' : 'days'}`;
+  if (seconds > 0 && seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** `1 time`, `3 times`: a count with its noun, singular for exactly one. */
+export function counted(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

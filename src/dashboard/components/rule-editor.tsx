@@ -8,7 +8,9 @@ import { ActionRows } from './action-rows';
 import { ConditionRows } from './condition-rows';
 import { FormFooter } from './form-footer';
 import { SelectField, TextField } from './form-fields';
-import { actionDraft, conditionDraft, toAction, toCondition, type ActionDraft, type ConditionDraft } from './rule-drafts';
+import { RuleChecks } from './rule-checks';
+import { actionDraft, conditionDraft, toAction, toCondition, toTrigger, triggerDraft, type ActionDraft, type ConditionDraft, type TriggerDraft } from './rule-drafts';
+import { TriggerFields } from './trigger-fields';
 
 interface RuleEditorProps {
   readonly appId: string;
@@ -21,7 +23,10 @@ interface RuleEditorProps {
 /** The special condition fields every event has. */
 const EVENT_FIELDS = ['$level', '$customer_id'];
 
-/** Creates or edits a rule: conditions, match mode, actions and cooldown. */
+/**
+ * Creates or edits a rule: conditions and match mode, trigger and cooldown, actions with their message
+ * templates; under them, live checks of the draft (its messages, and how often it would have fired).
+ */
 export function RuleEditor({ appId, destinations, rule, onDone }: RuleEditorProps) {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -33,23 +38,30 @@ export function RuleEditor({ appId, destinations, rule, onDone }: RuleEditorProp
   const [conditions, setConditions] = useState<ConditionDraft[]>(() => rule?.conditions.map((c) => conditionDraft(c)) ?? []);
   const [actions, setActions] = useState<ActionDraft[]>(() => rule?.actions.map((a) => actionDraft(a)) ?? []);
   const [cooldown, setCooldown] = useState(String(rule?.cooldownSeconds ?? 0));
+  const [trigger, setTrigger] = useState<TriggerDraft>(() => triggerDraft(rule?.trigger));
 
   const schema = schemas.data?.find((s) => s.eventName === eventName.trim());
   const fieldSuggestions = [...(schema?.fields.map((f) => f.name) ?? []), ...(schema?.metadataFields.map((f) => `metadata.${f.name}`) ?? []), ...EVENT_FIELDS];
 
+  // What saving sends; the live checks try the same body, with the rule's enabled state.
+  const draft: RuleInput = {
+    name,
+    eventName: eventName.trim(),
+    enabled: rule?.enabled ?? true,
+    match,
+    conditions: conditions.map(toCondition),
+    actions: actions.map(toAction),
+    // Not a number becomes null in JSON: the API's message then says what it must be.
+    cooldownSeconds: cooldown.trim() === '' ? 0 : Number(cooldown),
+    trigger: toTrigger(trigger),
+  };
+
   const save = useMutation({
     mutationFn: () => {
-      const body: Omit<RuleInput, 'enabled'> = {
-        name,
-        eventName: eventName.trim(),
-        match,
-        conditions: conditions.map(toCondition),
-        actions: actions.map(toAction),
-        // Not a number becomes null in JSON: the API's message then says what it must be.
-        cooldownSeconds: cooldown.trim() === '' ? 0 : Number(cooldown),
-      };
       const base = `/v1/apps/${segment(appId)}/notification-rules`;
-      return rule ? api.patch<NotificationRule>(`${base}/${segment(rule.id)}`, body) : api.post<NotificationRule>(base, { ...body, enabled: true });
+      // An edit leaves `enabled` to the list's switch, which may have moved since the editor opened.
+      const { enabled: _enabled, ...changes } = draft;
+      return rule ? api.patch<NotificationRule>(`${base}/${segment(rule.id)}`, changes) : api.post<NotificationRule>(base, draft);
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.rules(appId) });
@@ -80,19 +92,9 @@ export function RuleEditor({ appId, destinations, rule, onDone }: RuleEditorProp
           ))}
         </datalist>
         <ConditionRows rows={conditions} onChange={setConditions} fieldSuggestions={fieldSuggestions} />
+        <TriggerFields draft={trigger} onChange={setTrigger} cooldown={cooldown} onCooldownChange={setCooldown} fieldSuggestions={fieldSuggestions} />
         <ActionRows rows={actions} onChange={setActions} destinations={destinations} />
-        <TextField
-          label="Cooldown (seconds)"
-          className="narrow-field"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={86400}
-          step={1}
-          value={cooldown}
-          onChange={(e) => setCooldown(e.target.value)}
-          hint="After the rule triggers, matches within this many seconds neither send alerts nor count. 0 for none."
-        />
+        <RuleChecks appId={appId} draft={draft} destinations={destinations} />
         <FormFooter error={save.error} pending={save.isPending} submitLabel="Save rule" onCancel={onDone} />
       </form>
     </section>

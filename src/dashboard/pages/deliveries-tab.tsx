@@ -5,20 +5,19 @@ import { LIST_QUERY, queryKeys } from '../api/query-keys';
 import { useApi } from '../api/session';
 import { DELIVERY_STATUSES, type Delivery, type Destination, type NotificationRule, type Page } from '../api/types';
 import { DataTable } from '../components/data-table';
+import { DeliveryRow } from '../components/delivery-row';
 import { EmptyState } from '../components/empty-state';
 import { ErrorAlert } from '../components/error-alert';
 import { Options, SelectField } from '../components/form-fields';
-import { localDateTime } from '../components/format';
 import { Loading } from '../components/loading';
 import { Pager } from '../components/pager';
 import { useCursorPages } from '../components/use-cursor-pages';
+import { useListNames } from '../components/use-list-names';
 import { useAppContext } from './app-context';
 
 /** The log refreshes while the tab is open: a pending delivery's retries show as they happen. */
 const POLL_MS = 3_000;
 const PAGE_SIZE = 25;
-
-const STATUS_BADGES: Readonly<Record<Delivery['status'], string>> = { pending: 'badge', succeeded: 'badge ok', failed: 'badge bad' };
 
 /** What each rule action sent, newest first, with the rule and destination by name. */
 export function DeliveriesTab() {
@@ -37,13 +36,17 @@ export function DeliveriesTab() {
   const rules = useQuery({ queryKey: queryKeys.rules(app.id), queryFn: () => api.get<NotificationRule[]>(`${base}/notification-rules`, LIST_QUERY) });
   const destinations = useQuery({ queryKey: queryKeys.destinations(app.id), queryFn: () => api.get<Destination[]>(`${base}/destinations`, LIST_QUERY) });
 
-  const ruleName = (id: string): string => rules.data?.find((r) => r.id === id)?.name ?? '(deleted rule)';
-  const destinationLabel = (id: string): string => destinations.data?.find((d) => d.id === id)?.label ?? '(deleted destination)';
+  const items = deliveries.data?.items ?? [];
+  const ruleName = useListNames(rules, items.map((d) => d.ruleId), (r) => r.name, '(deleted rule)');
+  const destinationLabel = useListNames(destinations, items.map((d) => d.destinationId), (d) => d.label, '(deleted destination)');
 
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>
-      <p className="muted">Every alert a rule action sent or is still trying to send. A failed attempt is retried for up to about two hours.</p>
+      <p className="muted">
+        Every alert a rule action sent or is still trying to send. A failed attempt is retried for up to about two hours; after that, or after an error that
+        retrying cannot mend, the delivery is failed and can be sent again with Retry.
+      </p>
       <div className="filters">
         <SelectField
           label="Status"
@@ -65,18 +68,15 @@ export function DeliveriesTab() {
       ) : deliveries.data.items.length === 0 ? (
         <EmptyState>{pages.pageNumber === 1 ? 'No deliveries yet: they appear when a rule with actions triggers.' : 'No more deliveries.'}</EmptyState>
       ) : (
-        <DataTable caption="Deliveries, newest first" columns={['Time', 'Status', 'Rule', 'Destination', 'Attempts', 'Last error']}>
+        <DataTable caption="Deliveries, newest first" columns={['Time', 'Status', 'Rule', 'Destination', 'Attempts', 'Last error', 'Actions']}>
           {deliveries.data.items.map((delivery) => (
-            <tr key={delivery.id}>
-              <td className="nowrap">{localDateTime(delivery.createdAt)}</td>
-              <td>
-                <span className={STATUS_BADGES[delivery.status]}>{delivery.status}</span>
-              </td>
-              <td>{ruleName(delivery.ruleId)}</td>
-              <td>{destinationLabel(delivery.destinationId)}</td>
-              <td className="number">{delivery.attempts}</td>
-              <td className="break">{delivery.lastError ?? '—'}</td>
-            </tr>
+            <DeliveryRow
+              key={delivery.id}
+              appId={app.id}
+              delivery={delivery}
+              ruleName={ruleName(delivery.ruleId)}
+              destinationLabel={destinationLabel(delivery.destinationId)}
+            />
           ))}
         </DataTable>
       )}

@@ -54,7 +54,10 @@ export function RulesTab() {
           New rule
         </button>
       </div>
-      <p className="muted">A rule watches one event name; when its conditions hold, each enabled action sends an alert to its destination.</p>
+      <p className="muted">
+        A rule watches one event name. Its trigger says which matching events make it fire: each one, a number of them within a window, or none for a while. Each enabled
+        action then sends an alert to its destination.
+      </p>
 
       {editing.kind !== 'closed' && (
         <RuleEditor
@@ -74,7 +77,7 @@ export function RulesTab() {
       ) : rules.data.length === 0 ? (
         <EmptyState>No rules yet.</EmptyState>
       ) : (
-        <DataTable caption="Rules" columns={['Name', 'Event', 'Enabled', 'Triggers', 'Last triggered', 'Actions']}>
+        <DataTable caption="Rules" columns={['Name', 'Event', 'Trigger', 'Enabled', 'Triggers', 'Last triggered', 'Actions']}>
           {rules.data.map((rule) => (
             <RuleRow
               key={rule.id}
