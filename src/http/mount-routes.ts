@@ -7,6 +7,7 @@ import type { Authenticator, Principal } from '../services/authenticator.js';
 import type { AccountRateLimit } from './rate-limit.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
 import { parseInput, type AnyRoute, type RouteResult } from './route.js';
+import { routeTable } from '../lib/route-table.js';
 
 const INVALID_AUTH = 'Invalid or missing authentication';
 
@@ -104,8 +105,15 @@ export function writeResult(res: ServerResponse, result: RouteResult): void {
 /** Every route declaration on an Express router; errors go to the app's error handler. */
 export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Router {
   const router = Router();
+  const table = routeTable(routes);
   for (const route of routes) {
-    router[route.method](expressPath(route.path), async (req, res) => {
+    router[route.method](expressPath(route.path), async (req, res, next) => {
+      // Express takes the first template that matches; a concrete path shadows a templated one
+      // (route-table.ts): a request for it that its own routes do not serve goes on to the 405.
+      if (table.find(req.method, req.path) !== route) {
+        next();
+        return;
+      }
       const notes: ExchangeNotes = {};
       res.locals.notes = notes;
       const input = { headers: req.headers, params: req.params, query: req.query, readBody: () => readJsonBody(req), notes };

@@ -191,6 +191,8 @@ describe.each(MODES)('limits on input (%s)', (mode) => {
       ['PUT', `/v1/apps/${app.id}`, 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/v1/openapi.json', 'GET, HEAD'],
       ['DELETE', '/metrics', 'GET, HEAD'],
+      // A concrete path is not served by the templated one beside it (`…/{ruleId}` has GET).
+      ['GET', `/v1/apps/${app.id}/notification-rules/preview`, 'POST'],
     ] as const;
     for (const [method, path, allow] of cases) {
       const res = await api.request(method, path, { headers: account.auth });
