@@ -76,7 +76,7 @@ describe('RuleMemory: threshold', () => {
     expect(outcomes.map((o, i) => (o.outcome === 'fired' ? i : -1)).filter((i) => i >= 0)).toEqual([4, 5, 10, 11]);
   });
 
-  it('counts only the events within (t - W, t] of the event that completes the count', () => {
+  it('counts only the events within (t - W, t] of the newest event, in time order the one that completes the count', () => {
     const m = new RuleMemory();
     const at = (id: string, seconds: number) => m.recordMatch(match(threshold(3, 10), id, { eventTimeMs: T0 + seconds * S }));
     // Six seconds apart: any 10 s window holds two of them.
@@ -86,15 +86,23 @@ describe('RuleMemory: threshold', () => {
     expect(at('s31', 31)).toEqual(fired('threshold', 3));
   });
 
-  it('counts an out-of-order event in its own window and consumes only that window', () => {
+  it('counts an out-of-order event in the window of the newest one, and consumes that window', () => {
     const m = new RuleMemory();
     const at = (id: string, seconds: number) => m.recordMatch(match(threshold(2, 10), id, { eventTimeMs: T0 + seconds * S }));
     at('a', 100);
-    // 95 is not late (newest 100 - 10 = 90): its window (85, 95] holds only itself.
-    expect(at('b', 95)).toEqual({ outcome: 'counted' });
-    // (86, 96] holds 95 and 96, not 100, which stays pending.
-    expect(at('c', 96)).toEqual(fired('threshold', 2));
+    // 95 is not late (newest 100 - 10 = 90): the window (90, 100] holds it and 100.
+    expect(at('b', 95)).toEqual(fired('threshold', 2));
+    // Both were consumed: (90, 100] now holds 96 only.
+    expect(at('c', 96)).toEqual({ outcome: 'counted' });
     expect(at('d', 101)).toEqual(fired('threshold', 2));
+  });
+
+  it('fires floor(k / N) times for a burst within one window, in any arrival order', () => {
+    for (const order of [[...Array(12).keys()], [...Array(12).keys()].reverse(), [5, 0, 11, 3, 8, 1, 10, 2, 7, 4, 9, 6]]) {
+      const m = new RuleMemory();
+      const outcomes = order.map((i) => m.recordMatch(match(threshold(5, 600), `e${i}`, { eventTimeMs: T0 + i * S })));
+      expect(outcomes.filter((o) => o.outcome === 'fired')).toHaveLength(2);
+    }
   });
 
   it('does not count a late event (at or before the newest counted time minus the window)', () => {
@@ -103,9 +111,9 @@ describe('RuleMemory: threshold', () => {
     expect(at('new', 200)).toEqual({ outcome: 'counted' });
     expect(at('late', 140)).toEqual({ outcome: 'late' });
     expect(at('late', 140)).toEqual({ outcome: 'late' });
-    // Just after the bound it counts, in its own window (81, 141].
-    expect(at('edge', 141)).toEqual({ outcome: 'counted' });
-    expect(at('next', 199)).toEqual(fired('threshold', 2));
+    // Just after the bound it counts, in the window (140, 200] of the newest.
+    expect(at('edge', 141)).toEqual(fired('threshold', 2));
+    expect(at('next', 199)).toEqual({ outcome: 'counted' });
   });
 
   it('consumes the counted events: the next trigger needs N new ones; redeliveries are seen or again', () => {

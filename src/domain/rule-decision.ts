@@ -20,8 +20,11 @@
  *   `pending`: those counted and not yet consumed; `newest`: the latest event time counted.
  * - An event already in `events` is `seen`. An event at or before `newest - W` is `late`: it could
  *   complete no window that can still fire on time, so it is not counted (and not recorded).
- * - Otherwise it becomes pending, and the pending events in (t - W, t] are counted, t being its own
- *   timestamp. At N or more: when the group is cooling down, `cooldown` (nothing is consumed, so the
+ * - Otherwise it becomes pending, and the pending events in (newest - W, newest] are counted: the
+ *   window ending at the arriving event's own timestamp when events come in time order, and for an
+ *   event that arrives after newer ones, the window that holds it and them (it is not late, so it
+ *   falls in that window). Counting up to the event's own time instead would leave the newer events
+ *   out of its window, and a burst sent out of order would never reach N. At N or more: when the group is cooling down, `cooldown` (nothing is consumed, so the
  *   count keeps building and the first match after the cooldown that finds N or more fires);
  *   otherwise `fired` kind `threshold` with `count` = the events counted, all of which are consumed,
  *   and the group's cooldown starts. Below N: `counted`.
@@ -335,12 +338,15 @@ export class RuleMemory {
     group.counted.dropUpTo(forgetBefore, (id) => events.delete(id));
     group.pending.dropUpTo(forgetBefore);
 
-    const inWindow = group.pending.countIn(t - windowMs, t);
+    // The window ends at the group's newest event: the arriving one when events come in time order,
+    // and, for one that arrives late, the window that holds it and the newer events counted before it.
+    const windowEnd = group.newestMs;
+    const inWindow = group.pending.countIn(windowEnd - windowMs, windowEnd);
     let outcome: MatchOutcome;
     if (inWindow < n) outcome = COUNTED;
     else if (r.cooldownMs > 0 && group.cooldownUntilMs > r.nowMs) outcome = COOLDOWN;
     else {
-      group.pending.removeIn(t - windowMs, t);
+      group.pending.removeIn(windowEnd - windowMs, windowEnd);
       if (r.cooldownMs > 0) group.cooldownUntilMs = r.nowMs + r.cooldownMs;
       outcome = fire(rule, r, 'threshold', inWindow, true);
     }

@@ -68,7 +68,9 @@ export class AbsenceWatcher {
     const rule = ruleSet.rulesById.get(claim.ruleId);
     if (!rule || rule.trigger.type !== 'absence') {
       // Deleted, disabled or changed since its clock started (the rules service disarms those; this
-      // covers a race with it): no alert for a rule that no longer watches for silence.
+      // covers a race with it): no alert for a rule that no longer watches for silence. Logged, since it
+      // is also what a deadline of another installation sharing the Redis (and its key prefix) looks like.
+      this.#deps.logger.info({ appId: claim.appId, ruleId: claim.ruleId }, 'absence deadline of a rule that no longer watches for silence dropped');
       await this.#deps.state.disarmAbsence(claim.ruleId);
       return;
     }

@@ -232,10 +232,19 @@ for (const implementation of implementations) {
       expect(await at('new', 200)).toEqual({ outcome: 'counted' });
       expect(await at('old', 140)).toEqual({ outcome: 'late' });
       expect(await at('old', 140)).toEqual({ outcome: 'late' });
-      // Just after the bound it counts, in its own window (81 s, 141 s], which 200 s is not in.
-      expect(await at('edge', 141)).toEqual({ outcome: 'counted' });
-      expect(await at('next', 199)).toEqual(fired('threshold', 2));
+      // Just after the bound it counts, in the window of the newest, (140 s, 200 s], and completes it.
+      expect(await at('edge', 141)).toEqual(fired('threshold', 2));
+      expect(await at('next', 199)).toEqual({ outcome: 'counted' });
       expect((await b.ruleCounters(['late']))[0]!.triggerCount).toBe(1);
+    });
+
+    it('threshold: a burst within one window fires twice for 12 events and N = 5 in any arrival order', async () => {
+      const orders = { ascending: [...Array(12).keys()], descending: [...Array(12).keys()].reverse(), shuffled: [5, 0, 11, 3, 8, 1, 10, 2, 7, 4, 9, 6] };
+      for (const [name, order] of Object.entries(orders)) {
+        const outcomes = [];
+        for (const i of order) outcomes.push(await (i % 2 === 0 ? a : b).recordMatch(rec(`order-${name}`, `e${i}`, threshold(5, 600), { eventTimeMs: T + i * S })));
+        expect(outcomes.filter((o) => o.outcome === 'fired').map((o) => (o as { count: number }).count), name).toEqual([5, 5]);
+      }
     });
 
     it('threshold: the window slides: only the events within (t - W, t] of the counting event count', async () => {

@@ -85,7 +85,7 @@ redis.call('ZADD', KEYS[7], ms(t), eventId)
 redis.call('ZADD', KEYS[8], ms(t), eventId)
 redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', ms(newest - 2 * w))
 redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', ms(newest - 2 * w))
-local from, to = '(' .. ms(t - w), ms(t)
+local from, to = '(' .. ms(newest - w), ms(newest)
 local inWindow = redis.call('ZCOUNT', KEYS[8], from, to)
 local cooldownUntil = number(KEYS[9])
 local result
