@@ -9,8 +9,8 @@ import type { LatencySummary, ProbeResult } from './results.js';
  * that moment. Two watchers:
  * - readable (`readabilityProbe`): polls GET /v1/apps/{id}/events for the marker; a sample is an
  *   upper bound, over by at most one poll interval plus one read;
- * - alert delivered (bench/alerts.ts): waits for the webhook of a rule matching the marker to reach
- *   the benchmark's receiver.
+ * - alert delivered (bench/alert-latency.ts): waits for the webhook of a rule matching the marker to
+ *   reach the benchmark's receiver.
  *
  * Kept light on purpose: a handful of ingests/s against thousands of load requests/s.
  */
@@ -20,18 +20,23 @@ export interface ProbeOptions {
   readonly apiKey: string;
   /** Distinguishes this run's markers from any other run's in the same app. */
   readonly runId: string;
+  /** The markers' first word, `probe` when absent: probes of another kind need markers of their own. */
+  readonly label?: string;
   readonly intervalMs: number;
   /** How long after its 202 a probe event may take to be seen before it counts as timed out. */
   readonly timeoutMs: number;
-  /** The event a probe sends (given its marker and timestamp); `bench.probe` with no data by default. */
-  readonly event?: (marker: string, timestamp: string) => Record<string, unknown>;
+  /**
+   * The request body a probe sends (given its marker and timestamp): one event, `bench.probe` with no
+   * data by default, or several, of which the last is the one watched (a threshold's Nth).
+   */
+  readonly event?: (marker: string, timestamp: string) => Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
   /** Resolves with the performance.now() the event was seen at, or null if not within `timeoutMs` of its 202. */
   readonly watch: (sent: SentProbe) => Promise<number | null>;
 }
 
 /** A probe event the service answered 202. */
 export interface SentProbe {
-  /** The id the service gave the event. */
+  /** The id the service gave the event (of several in the request, the last). */
   readonly eventId: string;
   /** Its customer_id. */
   readonly marker: string;
@@ -56,7 +61,7 @@ export class LatencyProbe {
     this.#options = options;
   }
 
-  /** Probe events answered 202 since this probe was made: the drain check counts them as stored events. */
+  /** Events of the probe requests answered 202 since this probe was made: the drain check counts them as stored events. */
   get acceptedTotal(): number {
     return this.#accepted;
   }
@@ -91,8 +96,8 @@ export class LatencyProbe {
   }
 
   async #probeOnce(): Promise<void> {
-    const { url, apiKey, runId, event = defaultEvent, watch } = this.#options;
-    const marker = `probe-${runId}-${++this.#sequence}`;
+    const { url, apiKey, runId, label = 'probe', event = defaultEvent, watch } = this.#options;
+    const marker = `${label}-${runId}-${++this.#sequence}`;
     const timestamp = new Date().toISOString();
     // A failed send (reset socket) rejects; #loop counts it as not accepted.
     const res = await fetch(`${url}/v1/ingest`, {
@@ -103,12 +108,13 @@ export class LatencyProbe {
     // Taken before the body is read: the event may be on its way through the pipeline already.
     const acceptedAt = performance.now();
     const body = (await res.json().catch(() => null)) as { events?: Array<{ id?: unknown }> } | null;
-    const eventId = body?.events?.[0]?.id;
+    const events = body?.events ?? [];
+    const eventId = events.at(-1)?.id;
     if (res.status !== 202 || typeof eventId !== 'string') {
       this.#notAccepted++;
       return;
     }
-    this.#accepted++;
+    this.#accepted += events.length;
     const seenAt = await watch({ eventId, marker, timestamp, acceptedAt });
     if (seenAt === null) this.#timedOut++;
     else this.#samples.push(seenAt - acceptedAt);

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AlertLoad, AlertsResult, AlertThroughput, BenchResults, LoadStep, ProbeResult, TargetResult } from './results.js';
-import type { CpuUsage } from './cpu.js';
+import type { BenchResults, LoadStep, TargetResult } from './results.js';
 import { eventsPerRequest } from './events.js';
+import { alertTargetRows, alertsSection } from './report-alerts.js';
+import { TARGETS, cores, effectiveP99, int, ms, one, ratio, table, verdict } from './report-format.js';
 
 /**
  * Renders bench/REPORT.md from one run's results, and from nothing else: every figure in it is
@@ -11,43 +12,7 @@ import { eventsPerRequest } from './events.js';
  * its own heading and says which run it was written from.
  */
 
-/**
- * The performance targets for distributed mode on this 2-core machine with everything local: ingest
- * throughput (batched and single-event), ingest→readable p99, and ingest→alert delivered p99.
- */
-export const TARGETS = {
-  batchEventsPerSecond: 50_000,
-  singleRequestsPerSecond: 5_000,
-  readableP99Ms: 2_000,
-  alertDeliveredP99Ms: 1_000,
-} as const;
-
 const NOTES_FILE = fileURLToPath(new URL('./NOTES.md', import.meta.url));
-
-const int = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : Math.round(n).toLocaleString('en-US'));
-const ms = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n < 10 ? n.toFixed(1) : int(n));
-const ratio = (a: number | null, b: number | null): string => (a === null || b === null || b === 0 ? 'n/a' : `${((a / b) * 100).toFixed(1)} %`);
-const cores = (n: number | undefined): string => (n === undefined ? '' : n.toFixed(2));
-const one = (n: number): string => (n < 10 ? n.toFixed(1) : int(n));
-
-function table(header: string[], rows: string[][]): string {
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-/**
- * The 99th percentile with probes that never became readable counted as slower than everything
- * else: a timed-out probe is the worst sample, not a missing one.
- */
-export function effectiveP99(probe: ProbeResult | null): { value: number | null; text: string } {
-  if (!probe || probe.samples + probe.timedOut === 0) return { value: null, text: 'n/a' };
-  const total = probe.samples + probe.timedOut;
-  const rank = Math.ceil(0.99 * total);
-  if (rank > probe.samples) return { value: Number.POSITIVE_INFINITY, text: `> ${ms(probe.max)} (${probe.timedOut} of ${total} probes timed out)` };
-  const sorted = [...probe.samplesMs].sort((a, b) => a - b);
-  const value = sorted[rank - 1]!;
-  return { value, text: ms(value) };
-}
 
 function best(steps: readonly LoadStep[], pick: (s: LoadStep) => number | null): { step: LoadStep | null; value: number | null } {
   let found: { step: LoadStep | null; value: number | null } = { step: null, value: null };
@@ -64,11 +29,6 @@ const bestSingle = (t: TargetResult) => best(singles(t), (s) => s.requestsPerSec
 const bestBatch = (t: TargetResult) => best(batches(t), (s) => s.eventsPerSecond);
 const bestBatchEndToEnd = (t: TargetResult) => best(batches(t), (s) => s.endToEnd?.eventsPerSecond ?? null);
 const at = (step: LoadStep | null): string => (step ? `${step.shape}, ${step.connections} connection${step.connections === 1 ? '' : 's'}` : 'no step');
-
-function verdict(met: boolean | null): string {
-  if (met === null) return 'not measured';
-  return met ? '**met**' : '**not met**';
-}
 
 function targetsSection(r: BenchResults): string {
   const distributed = r.targets.filter((t) => t.kind === 'distributed');
@@ -100,13 +60,13 @@ function targetsSection(r: BenchResults): string {
       verdict(p99.value === null ? null : p99.value <= TARGETS.readableP99Ms),
     ]);
   }
-  if (r.alerts) rows.push(alertTargetRow(r.alerts));
+  if (r.alerts) rows.push(...alertTargetRows(r.alerts));
   const embedded = r.targets.find((t) => t.kind === 'embedded');
   return [
     r.alerts ? '## Targets: ingest throughput, ingest→readable and ingest→alert latency' : '## Targets: ingest throughput and ingest→readable latency',
     '',
     'The targets are for distributed mode. Each layout is judged on its own best step' +
-      (r.alerts ? '; the alert target on the measurement of "Alerts: ingest→alert delivered".' : '.'),
+      (r.alerts ? '; the alert targets on the measurements of the section "Alerts".' : '.'),
     '',
     table(['Target', 'Distributed layout', 'Best measured', 'Verdict'], rows),
     '',
@@ -279,108 +239,6 @@ function targetSection(t: TargetResult): string {
   lines.push(cpuTable(t), '');
   if (t.kind !== 'bare-http') lines.push(costTable(t), '');
   return lines.join('\n');
-}
-
-function alertTargetRow(a: AlertsResult): string[] {
-  const p99 = effectiveP99(a.latency.probe);
-  return [
-    `ingest→alert delivered p99 ≤ ${int(TARGETS.alertDeliveredP99Ms)} ms, under a steady load of ${int(loadEvents(a.latency.load))} events/s`,
-    a.label,
-    `${p99.text} ms (${a.latency.probe.samples} samples)`,
-    verdict(p99.value === null ? null : p99.value <= TARGETS.alertDeliveredP99Ms),
-  ];
-}
-
-const loadEvents = (loads: readonly AlertLoad[]): number => loads.reduce((sum, l) => sum + l.eventsPerSecond, 0);
-
-function alertLoadTable(loads: readonly AlertLoad[]): string {
-  const rows = loads.map((l) => {
-    const non202 = l.non202Total === 0 ? '0' : `${int(l.non202Total)} (${Object.entries(l.non202).map(([k, v]) => `${k}: ${int(v)}`).join(', ')})`;
-    return [l.shape, String(l.connections), int(l.requestsPerSecondLimit), int(l.requestsPerSecond), int(l.eventsPerSecond), ms(l.latency.p50), ms(l.latency.p99), non202];
-  });
-  return table(['Shape', 'Conns', 'req/s asked', 'req/s', 'events/s', 'p50 ms', 'p99 ms', 'non-202'], rows);
-}
-
-/** One CPU measurement as a table; with `per`, also the CPU time of each part per unit of work, in ms. */
-function cpuUsageTable(cpu: CpuUsage, per?: { count: number; unit: string }): string {
-  const groups = Object.keys(cpu.cores);
-  const named = groups.reduce((sum, g) => sum + (cpu.cores[g] ?? 0), 0);
-  const rows = [['cores', ...groups.map((g) => cores(cpu.cores[g])), cores(Math.max(0, cpu.machine - named)), cores(cpu.machine)]];
-  if (per && per.count > 0) {
-    const msPer = (c: number): string => ((c * cpu.wallSeconds * 1000) / per.count).toFixed(2);
-    rows.push([`ms per ${per.unit}`, ...groups.map((g) => msPer(cpu.cores[g] ?? 0)), '', msPer(cpu.machine)]);
-  }
-  return table(['', ...groups, 'everything else', 'whole machine'], rows);
-}
-
-function alertsSection(a: AlertsResult): string {
-  const l = a.latency;
-  const p = l.probe;
-  const p99 = effectiveP99(p);
-  const lines = [
-    '## Alerts: ingest→alert delivered',
-    '',
-    `Target: p99 ≤ ${int(TARGETS.alertDeliveredP99Ms)} ms under load. Measured in ${a.label} with OUTBOUND_ALLOW_PRIVATE=true (bench/alerts.ts). The app, a webhook destination and the rules are made through the public API; ` +
-      'the destination is a node:http receiver in the benchmark process (bench/alert-receiver.ts) that answers 204 at once and notes when each alert arrived, ' +
-      "by the event id in the body's `data.event.id` (arrival times are taken on the event loop the load generator shares, so they are late rather than early).",
-    '',
-    `**Latency under load.** The probes' rule matches ${l.rule}. The background load, autocannon at a fixed rate (each connection still waits for its answer), ` +
-      `${int(loadEvents(l.load))} events/s in all:`,
-    '',
-    alertLoadTable(l.load),
-    '',
-    `Meanwhile one marked event every ${l.probeIntervalMs} ms into the same app; a sample is the time from its 202 to its webhook reaching the receiver. ` +
-      `A probe not delivered within ${int(l.probeTimeoutMs / 1000)} s timed out and counts as slower than every sample.`,
-    '',
-    table(
-      ['Samples', 'Timed out', 'Not accepted', 'p50 ms', 'p99 ms', 'max ms', 'Target', 'Verdict'],
-      [[int(p.samples), int(p.timedOut), int(p.notAccepted), ms(p.p50), p99.text, ms(p.max), `p99 ≤ ${int(TARGETS.alertDeliveredP99Ms)} ms`, verdict(p99.value === null ? null : p99.value <= TARGETS.alertDeliveredP99Ms)]],
-    ),
-    '',
-    `CPU during the background load, in cores (${l.cpu.wallSeconds.toFixed(1)} s):`,
-    '',
-    cpuUsageTable(l.cpu),
-    '',
-    a.throughput ? alertThroughputPart(a.throughput) : '**Throughput, every event an alert:** not measured in this run (see Problems).\n',
-  ];
-  if (a.unreadableWebhooks > 0) lines.push(`The receiver got ${int(a.unreadableWebhooks)} request(s) whose body was not an alert.`, '');
-  if (a.duplicateWebhooks > 0) lines.push(`The receiver got ${int(a.duplicateWebhooks)} alert(s) a second time (deliveries are at least once); every figure above counts each once.`, '');
-  return lines.join('\n');
-}
-
-function alertThroughputPart(t: AlertThroughput): string {
-  const backlog = t.matchingEvents - t.delivered;
-  const keptUp = t.drainSeconds !== null && t.alertsPerSecond !== null && t.alertsPerSecond >= 0.9 * t.load.eventsPerSecond;
-  return [
-    `**Throughput, every event an alert.** A second rule matches ${t.rule}, so each accepted event of this load should become one alert:`,
-    '',
-    alertLoadTable([t.load]),
-    '',
-    table(
-      ['Matching events', 'Alerts delivered', 'of them during the load', 'First alert after s', 'Drained after the load, s', 'Delivery rate, alerts/s', 'End to end, alerts/s'],
-      [[
-        int(t.matchingEvents),
-        int(t.delivered),
-        int(t.deliveredDuringLoad),
-        t.firstAlertSeconds === null ? 'n/a' : t.firstAlertSeconds.toFixed(1),
-        t.drainSeconds === null ? `not within ${int(t.drainTimeoutSeconds)}` : t.drainSeconds.toFixed(1),
-        int(t.alertsPerSecond),
-        int(t.endToEndAlertsPerSecond),
-      ]],
-    ),
-    '',
-    'Delivery rate: alerts delivered ÷ the time from the first to the last of them. End to end: matching events ÷ the time from the start of the load ' +
-      'until the last alert, when all arrived. ' +
-      (keptUp
-        ? `The pipeline kept up with the ${int(t.load.eventsPerSecond)} events/s offered, so its capacity is at least that.`
-        : `The ${int(t.load.eventsPerSecond)} events/s offered were more than the pipeline delivered, so the delivery rate is its capacity on this machine` +
-          (backlog > 0 ? `; ${int(backlog)} alerts were still undelivered when the benchmark stopped waiting.` : '.')),
-    '',
-    `CPU from the start of the load until the last alert (or the drain timeout), ${t.cpu.wallSeconds.toFixed(1)} s; the second row is CPU time per delivered alert:`,
-    '',
-    cpuUsageTable(t.cpu, { count: t.delivered, unit: 'alert' }),
-    '',
-  ].join('\n');
 }
 
 export function renderReport(r: BenchResults): string {

@@ -19,13 +19,17 @@ export interface LatencySummary {
   readonly max: number | null;
 }
 
-export interface ProbeResult extends LatencySummary {
-  /** Probe events answered 202 but not readable within the probe timeout. */
+/** Latency samples, and the waits that ended without one (the worst samples of all). */
+export interface LatencySamples extends LatencySummary {
+  /** Probe events answered 202 but not seen (readable, delivered) within the probe timeout. */
   readonly timedOut: number;
-  /** Probe ingest requests that did not get a 202 (not a visibility sample at all). */
-  readonly notAccepted: number;
   /** Every sample, milliseconds, so that steps can be merged and re-analysed later. */
   readonly samplesMs: readonly number[];
+}
+
+export interface ProbeResult extends LatencySamples {
+  /** Probe ingest requests that did not get a 202 (not a visibility sample at all). */
+  readonly notAccepted: number;
 }
 
 export interface LoadStep {
@@ -94,11 +98,16 @@ export interface AlertLoad extends LoadOutcome {
 /** Every event of the load matches a rule: how fast the pipeline turns events into delivered alerts. */
 export interface AlertThroughput {
   readonly load: AlertLoad;
-  /** What the rule matches, in words. */
+  /** What the rule matches and when it triggers, in words. */
   readonly rule: string;
   readonly ruleId: string;
-  /** Accepted events of the load: each should become one alert. */
+  /** Accepted events of the load, every one a match. */
   readonly matchingEvents: number;
+  /**
+   * The alerts they should make: one per match for an `every` rule, one per N matches for a
+   * threshold of N. Absent in results written before threshold rules: then `matchingEvents`.
+   */
+  readonly expectedAlerts?: number;
   /** Their alerts that reached the receiver, until all had or the drain timeout. */
   readonly delivered: number;
   /** Of those, the ones that arrived while the load ran. */
@@ -113,31 +122,62 @@ export interface AlertThroughput {
    * it delivers, this is the pipeline's capacity; null with fewer than two alerts.
    */
   readonly alertsPerSecond: number | null;
-  /** Matching events ÷ seconds from the start of the load until the last alert; null if not drained. */
+  /** Expected alerts ÷ seconds from the start of the load until the last alert; null if not drained. */
   readonly endToEndAlertsPerSecond: number | null;
   /** From the start of the load until every alert arrived (or the drain timeout). */
   readonly cpu: CpuUsage;
+}
+
+/** Ingest→alert delivered under the background load, measured by probes. */
+export interface AlertLatency {
+  /** What the probes' rule matches, in words. */
+  readonly rule: string;
+  readonly probeIntervalMs: number;
+  readonly probeTimeoutMs: number;
+  /** The background loads that ran side by side during the measurement. */
+  readonly load: readonly AlertLoad[];
+  /** From each probe's 202 to its webhook reaching the receiver. */
+  readonly probe: ProbeResult;
+  /** During the background load. */
+  readonly cpu: CpuUsage;
+}
+
+/** The same with threshold rules: each probe request carries the N events of a group, the last one triggering. */
+export interface ThresholdLatency extends AlertLatency {
+  /** Enabled threshold rules on the load's app, all of them probed in turn. */
+  readonly rules: number;
+  readonly trigger: { readonly count: number; readonly windowSeconds: number; readonly groupBy: string };
+}
+
+/** Absence rules on an app that gets none of their events: from each rule's deadline to its alert's arrival. */
+export interface AbsenceLatency {
+  /** Human label of the service target: "distributed (api + worker)", "embedded". */
+  readonly label: string;
+  readonly rules: number;
+  readonly windowSeconds: number;
+  /** Seconds from the earliest deadline to the latest (the rules are created together). */
+  readonly deadlineSpreadSeconds: number | null;
+  /** How long after the latest possible deadline the benchmark waited for missing alerts. */
+  readonly timeoutMs: number;
+  /** One sample per rule: its alert's arrival minus its deadline; timedOut = rules with no alert. */
+  readonly lateness: LatencySamples;
+  /** Absence alerts beyond the first of a rule (there is one silence per rule, so there should be none). */
+  readonly extraAlerts: number;
 }
 
 /** Ingest→alert delivered in distributed mode (api + worker), through a webhook to the benchmark. */
 export interface AlertsResult {
   /** Human label of the service target, e.g. "distributed (api + worker)". */
   readonly label: string;
-  readonly latency: {
-    /** What the probes' rule matches, in words. */
-    readonly rule: string;
-    readonly probeRuleId: string;
-    readonly probeIntervalMs: number;
-    readonly probeTimeoutMs: number;
-    /** The background loads that ran side by side during the measurement. */
-    readonly load: readonly AlertLoad[];
-    /** From each probe's 202 to its webhook reaching the receiver. */
-    readonly probe: ProbeResult;
-    /** During the background load. */
-    readonly cpu: CpuUsage;
-  };
+  readonly latency: AlertLatency & { readonly probeRuleId: string };
   /** Null when not measured (the rule never went live); the reason is under problems. */
   readonly throughput: AlertThroughput | null;
+  /** These three are absent in results written before threshold and absence rules; null when not measured. */
+  readonly thresholdLatency?: ThresholdLatency | null;
+  /** Every event matches a threshold rule of the smallest N: the counterpart of `throughput`. */
+  readonly thresholdThroughput?: AlertThroughput | null;
+  /** Per mode measured (distributed first). */
+  readonly absence?: readonly AbsenceLatency[];
   /** Requests to the receiver whose body was not an alert. */
   readonly unreadableWebhooks: number;
   /** Alerts the receiver got again for a (rule, event) it had had (counted once in every figure above). */

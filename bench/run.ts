@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { EVENT_PARTITIONS } from '../src/domain/messages/topics.js';
 import { uniqueName } from '../test/helpers/stack-env.js';
 import { startAlertReceiver } from './alert-receiver.js';
+import { benchAbsence } from './absence-alerts.js';
 import { benchAlerts } from './alerts.js';
 import { clickhouseActivity, clickhouseCounters } from './clickhouse-counters.js';
 import { codeVersion } from './code-version.js';
@@ -24,17 +25,20 @@ import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackA
 import { startBareServer, startDistributed, startEmbedded, waitForStored, type ServiceSettings, type Target } from './targets.js';
 
 /**
- * `npm run bench`: checks the ingest and alert performance targets (TARGETS in bench/report.ts).
+ * `npm run bench`: checks the ingest and alert performance targets (TARGETS in bench/report-format.ts).
  * Starts the local stack, then measures in one run
  *   1. the bare node:http ceiling,            3. embedded mode (one process, chDB),
  *   2. kafka-producer-perf-test's ceiling,    4. distributed mode (api + worker, and one `all` process),
  * each service target with single-event and 100-event requests at rising concurrency, with the
  * ingest→readable probe running during every step; then
- *   5. alerts: ingest→alert delivered under a steady background load, and alerts/s when every event
- *      matches, in distributed mode (api + worker) with a webhook to a receiver in this process
- *      (bench/alerts.ts; about a minute);
+ *   5. alerts: ingest→alert delivered under a steady background load, with one `every` rule and with
+ *      100 threshold rules; absence alerts' delay after their deadline; alerts/s when every event
+ *      matches an `every` rule and a threshold rule of N = 2; in distributed mode (api + worker) with a
+ *      webhook to a receiver in this process, then the absence alerts again in embedded mode
+ *      (bench/alerts.ts; under two minutes);
  * then writes bench/results/latest.json and bench/REPORT.md. Options (after `npm run bench --`):
- *   --duration S        seconds per load step (10); also each of the two alerts phases
+ *   --duration S        seconds per load step (10); also each latency and throughput phase of the
+ *                       alerts part (the absence rules wait their fixed 10 s window)
  *   --connections LIST  concurrency steps (1,8,32,64,128)
  *   --shapes LIST       request shapes: single and/or batch (single,batch)
  *   --layout L          distributed layout: split (api + worker), all (one process) or both (both)
@@ -336,7 +340,7 @@ async function main(): Promise<void> {
     alerts = await withCleanup(await startAlertReceiver(), async (receiver) => {
       // Loopback destinations are refused by default (the SSRF guard); the receiver is on loopback.
       const alertSettings: ServiceSettings = { extraEnv: { ...settings.extraEnv, OUTBOUND_ALLOW_PRIVATE: 'true' } };
-      return withCleanup(await startDistributed(stack, 'split', alertSettings), async (target) => {
+      const distributed = await withCleanup(await startDistributed(stack, 'split', alertSettings), async (target) => {
         const serversAtStart = findStackProcesses();
         const result = await benchAlerts({
           label,
@@ -352,6 +356,9 @@ async function main(): Promise<void> {
         noteRestarts(ctx, `alerts (${label})`, serversAtStart);
         return result;
       });
+      log('absence alerts, embedded: starting the service');
+      const embedded = await withCleanup(await startEmbedded(alertSettings), (target) => benchAbsence(target, 'embedded', receiver, log));
+      return { ...distributed, absence: [...(distributed.absence ?? []), embedded] };
     });
   }
 

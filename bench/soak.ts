@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { topicsFor } from '../src/domain/messages/topics.js';
 import { startAlertReceiver, type AlertReceiver } from './alert-receiver.js';
-import { ingest, managementApi } from './alerts.js';
+import { ingest, managementApi } from './management-api.js';
 import { codeVersion } from './code-version.js';
 import { CpuSampler, type CpuUsage } from './cpu.js';
 import { BATCH_SIZE, SAMPLE_EVENT } from './events.js';

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient } from '@clickhouse/client';
+import { Redis } from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { quoteIdentifier } from '../src/adapters/event-store/sql.js';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/postgres.js';
@@ -9,7 +10,7 @@ import { uniqueName } from '../test/helpers/stack-env.js';
 
 /**
  * The local stack (deploy/local/stack.sh) and the throwaway resources one benchmark run owns on it:
- * a PostgreSQL database, a ClickHouse database and a Kafka topic prefix. The stack itself is shared
+ * a PostgreSQL database, a ClickHouse database, a Kafka topic prefix and a Redis key prefix. The stack itself is shared
  * with other developers' test runs, so the benchmark only ever starts it (idempotent) and never stops
  * it, and every drop below refuses a name that is not a benchmark's.
  */
@@ -75,6 +76,12 @@ export interface BenchResources {
   readonly clickhouseDatabase: string;
   /** Ends with '.', like KAFKA_TOPIC_PREFIX values. */
   readonly topicPrefix: string;
+  /**
+   * REDIS_KEY_PREFIX of the run's services. Without one, every installation on the shared Redis claims
+   * absence deadlines from the same set: another run's worker (a test suite's, another benchmark's)
+   * would claim this run's, find no such rule in its own database and drop them.
+   */
+  readonly redisKeyPrefix: string;
   drop(): Promise<void>;
 }
 
@@ -95,6 +102,7 @@ export async function createBenchResources(stack: StackAddresses): Promise<Bench
     postgres,
     clickhouseDatabase: name,
     topicPrefix,
+    redisKeyPrefix: topicPrefix,
     drop: () =>
       (dropping ??= (async () => {
         // Each part is attempted even if another fails, so one error never leaves the rest behind.
@@ -102,6 +110,7 @@ export async function createBenchResources(stack: StackAddresses): Promise<Bench
           postgres.drop(),
           dropClickHouseDatabase(stack.clickhouseUrl, name),
           deleteBenchTopics(stack.kafkaBrokers, topicPrefix),
+          deleteBenchKeys(stack.redisUrl, topicPrefix),
         ]);
         const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed.length > 0) {
@@ -118,6 +127,24 @@ async function dropClickHouseDatabase(url: string, name: string): Promise<void> 
     await client.command({ query: `DROP DATABASE IF EXISTS ${quoteIdentifier(assertBenchName(name))}` });
   } finally {
     await client.close();
+  }
+}
+
+/** The Redis keys under a benchmark prefix: the state its services kept (trigger state, cache versions, rate limits). */
+async function deleteBenchKeys(url: string, prefix: string): Promise<void> {
+  // A bench name holds no glob character, so the prefix matches only itself in the pattern.
+  assertBenchName(prefix.slice(0, -1));
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -153,8 +153,8 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
 }
 
 /**
- * Distributed mode against the local stack, on a PostgreSQL database, a ClickHouse database and
- * Kafka topics of its own (dropped at stop). `split`: one api and one worker process, the deployed
+ * Distributed mode against the local stack, on a PostgreSQL database, a ClickHouse database, Kafka
+ * topics and Redis keys of its own (dropped at stop). `split`: one api and one worker process, the deployed
  * shape; `all`: one process with both roles.
  */
 export async function startDistributed(stack: StackAddresses, layout: 'split' | 'all', settings: ServiceSettings): Promise<Target> {
@@ -166,6 +166,7 @@ export async function startDistributed(stack: StackAddresses, layout: 'split' | 
     CLICKHOUSE_DATABASE: resources.clickhouseDatabase,
     KAFKA_TOPIC_PREFIX: resources.topicPrefix,
     REDIS_URL: stack.redisUrl,
+    REDIS_KEY_PREFIX: resources.redisKeyPrefix,
     DATABASE_URL: resources.postgres.url,
     BOOTSTRAP_CLIENT_SECRET: secret,
     RATE_LIMIT_POINTS: UNLIMITED_RATE,
