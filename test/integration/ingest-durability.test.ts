@@ -23,9 +23,18 @@ interface Sent {
 const newRecord = (): Sent => ({ accepted: [], statuses: [], unavailableMs: [], retryAfter: [] });
 
 /** Sends batches back to back until `until(sent)` says stop, recording into `sent` as it goes. */
-async function ingestLoop(url: string, apiKey: string, sent: Sent, until: (sent: Sent) => boolean, batchSize = 20): Promise<Sent> {
+/**
+ * Sends batches one after another until `until` says stop, at most one request per `intervalMs`
+ * (0: as fast as answers come). A pace keeps the number of events, and so the time to read them all
+ * back, the same on a fast machine as on a slow one.
+ */
+async function ingestLoop(url: string, apiKey: string, sent: Sent, until: (sent: Sent) => boolean, batchSize = 20, intervalMs = 0): Promise<Sent> {
   let n = 0;
+  let next = Date.now();
   while (!until(sent)) {
+    const wait = next - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    next = Date.now() + intervalMs;
     const body = Array.from({ length: batchSize }, () => ({ event: 'tick', data: { n: n++ } }));
     const started = Date.now();
     const res = await fetch(`${url}/v1/ingest`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -95,7 +104,8 @@ describe('ingest durability (distributed)', () => {
 
     await stackControl('down', 'clickhouse');
     const stoppedAt = Date.now();
-    const sent = await ingestLoop(api.url, apiKey, newRecord(), () => Date.now() - stoppedAt > 30_000);
+    // About 40 requests a second for 30 s: some 24,000 events to read back, whatever the machine's speed.
+    const sent = await ingestLoop(api.url, apiKey, newRecord(), () => Date.now() - stoppedAt > 30_000, 20, 25);
     await stackControl('up', 'clickhouse');
 
     expect(sent.statuses.every((s) => s === 202)).toBe(true);
