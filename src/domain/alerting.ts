@@ -54,6 +54,14 @@ export interface AlertContent {
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * How an attempt went. `in_progress` while its worker holds the delivery; `abandoned` when its lease
+ * ran out before the worker recorded an outcome (the worker died, or could not reach the database) and
+ * another attempt took over. The receiver may still have got an abandoned attempt.
+ */
+export const DELIVERY_ATTEMPT_OUTCOMES = ['in_progress', 'succeeded', 'failed', 'abandoned'] as const;
+export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
+
 /** The alert content as stored in a delivery row, validated when read back (every boundary validates). */
 export const alertContentSchema = z
   .object({

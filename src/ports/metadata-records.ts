@@ -3,7 +3,7 @@
  * ids where the database has foreign keys (an app carries `accountId`, not an account object). The
  * repositories of ./metadata.ts take the input types and return these.
  */
-import type { AlertTemplate, Channel, DeliveryStatus } from '../domain/alerting.js';
+import type { AlertTemplate, Channel, DeliveryAttemptOutcome, DeliveryStatus } from '../domain/alerting.js';
 import type { DestinationTarget } from './alert-sender.js';
 import type { MetadataValue } from '../domain/default-metadata.js';
 import type { FieldType } from '../domain/event-schema.js';
@@ -250,13 +250,6 @@ export interface AttemptMeasurement {
   readonly httpStatus: number | null;
 }
 
-/**
- * How an attempt went. `in_progress` while its worker holds the delivery; `abandoned` when its lease
- * ran out before the worker recorded an outcome (the worker died, or could not reach the database) and
- * another attempt took over. The receiver may still have got an abandoned attempt.
- */
-export const DELIVERY_ATTEMPT_OUTCOMES = ['in_progress', 'succeeded', 'failed', 'abandoned'] as const;
-export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
 
 /** One attempt of a delivery. Numbers run from 1 across the delivery's life, retries by hand included. */
 export interface DeliveryAttemptRecord {

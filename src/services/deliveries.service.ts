@@ -1,5 +1,5 @@
+import type { DeliveryAttemptOutcome } from '../domain/alerting.js';
 import type {
-  DeliveryAttemptOutcome,
   DeliveryAttemptRecord,
   DeliveryListQuery as StoredDeliveryQuery,
   DeliveryRecord,
@@ -11,7 +11,6 @@ import { DomainError } from '../domain/errors.js';
 import { requireApp, requireById } from './app-lookup.js';
 import type { CursorSigningKey } from './cursor-signing-key.js';
 
-export { DELIVERY_ATTEMPT_OUTCOMES } from '../ports/metadata-records.js';
 
 export interface DeliveryView extends Pick<DeliveryRecord, 'id' | 'ruleId' | 'actionId' | 'destinationId' | 'eventId' | 'status' | 'attempts' | 'lastError'> {
   readonly createdAt: string;

@@ -4,7 +4,7 @@ import { cursorPageQueryFields, defineRoute, idOnlyView, type AnyRoute } from '.
 import { appIdParam, appParams } from './app-params.js';
 import type { ApiDeps } from './api-deps.js';
 import { DELIVERY_STATUSES } from '../../domain/alerting.js';
-import { DELIVERY_ATTEMPT_OUTCOMES } from '../../services/deliveries.service.js';
+import { DELIVERY_ATTEMPT_OUTCOMES } from '../../domain/alerting.js';
 
 const listQuery = z.strictObject({
   // A malformed rule id is a 400 (a filter that can match nothing is a client mistake); an unknown

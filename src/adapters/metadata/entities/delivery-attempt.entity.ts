@@ -1,5 +1,5 @@
 import { EntitySchema, type PrimaryKeyProp } from '@mikro-orm/core';
-import type { DeliveryAttemptOutcome } from '../../../ports/metadata.js';
+import type { DeliveryAttemptOutcome } from '../../../domain/alerting.js';
 
 /**
  * One attempt of one delivery (migration 0005). Inserted `in_progress` by the claim that starts the
