@@ -37,7 +37,7 @@ describe('API keys across processes (distributed)', () => {
     second = await startService(env);
     const { logger } = capturingLogger('silent');
     metadata = createPostgresMetadataStore({ url: isolated.env.DATABASE_URL! });
-    state = new RedisStateStore({ url: isolated.stack.redisUrl, logger });
+    state = new RedisStateStore({ url: isolated.stack.redisUrl, keyPrefix: isolated.env.REDIS_KEY_PREFIX, logger });
     observer = new Authenticator({ metadata, state, logger });
   });
 

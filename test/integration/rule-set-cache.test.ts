@@ -31,7 +31,7 @@ describe.each(MODES)('rule set cache (%s)', (mode) => {
     const distributed = api.container.config.distributed;
     if (distributed) {
       const ownMetadata = createPostgresMetadataStore({ url: distributed.databaseUrl });
-      const ownState = new RedisStateStore({ url: distributed.redisUrl });
+      const ownState = new RedisStateStore({ url: distributed.redisUrl, keyPrefix: distributed.redisKeyPrefix });
       closers.push(() => ownMetadata.close(), () => ownState.close());
       [metadata, state] = [ownMetadata, ownState];
     }
@@ -103,7 +103,7 @@ describe.each(MODES)('rule set cache (%s)', (mode) => {
     expect((await s.call('PATCH', `/v1/apps/${s.app.id}`, { name: 'After' })).status).toBe(200);
     expect((await worker.forApp(s.app.id)).appName).toBe('After');
     expect((await s.call('DELETE', `/v1/apps/${s.app.id}`)).status).toBe(204);
-    expect(await worker.forApp(s.app.id)).toEqual({ appId: s.app.id, appName: '', rulesByEvent: new Map() });
+    expect(await worker.forApp(s.app.id)).toEqual({ appId: s.app.id, appName: '', rulesByEvent: new Map(), rulesById: new Map() });
     expect((await worker.forApp(uuidv7())).rulesByEvent.size).toBe(0);
   });
 });

@@ -40,7 +40,12 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...DISTRIBUTED, ROLE: 'worker' });
     expect(config.mode).toBe('distributed');
     expect(config.role).toBe('worker');
-    expect(config.distributed).toMatchObject({ kafkaBrokers: ['k1:9092', 'k2:9092'], redisUrl: 'redis://redis:6379' });
+    expect(config.distributed).toMatchObject({ kafkaBrokers: ['k1:9092', 'k2:9092'], redisUrl: 'redis://redis:6379', redisKeyPrefix: '' });
+  });
+
+  it('takes a Redis key prefix for installations sharing one Redis, and refuses one with spaces', () => {
+    expect(loadConfig({ ...DISTRIBUTED, REDIS_KEY_PREFIX: 'shop-eu:' }).distributed?.redisKeyPrefix).toBe('shop-eu:');
+    expect(() => loadConfig({ ...DISTRIBUTED, REDIS_KEY_PREFIX: 'a b' })).toThrow(/REDIS_KEY_PREFIX/);
   });
 
   it('returns a deeply frozen object', () => {
