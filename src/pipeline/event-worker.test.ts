@@ -22,18 +22,43 @@ function recordingSteps(failAt?: keyof EventSteps) {
 describe('eventChain', () => {
   const batch = consumedBatch([...encodeEventMessages([storedEvent(APP_A, 'x')]), { key: APP_A, value: Buffer.from('nope') }]);
 
-  it('runs decode, dead-letter, store, evaluate and enqueue in that order and returns each outcome', async () => {
+  it('dead-letters first, then stores alongside evaluate and enqueue, and returns each outcome', async () => {
     const { steps, ran } = recordingSteps();
     const outcomes = await eventChain(steps)(batch);
-    expect(ran).toEqual(['deadLetter', 'store', 'evaluate', 'enqueue']);
+    expect(ran[0]).toBe('deadLetter');
+    expect(ran.indexOf('evaluate')).toBeLessThan(ran.indexOf('enqueue'));
+    expect([...ran].sort()).toEqual(['deadLetter', 'enqueue', 'evaluate', 'store']);
     expect(outcomes.map((o) => o.step)).toEqual(['decoded', 'dead-lettered', 'stored', 'evaluated', 'enqueued']);
     expect(outcomes[1].count).toBe(1);
     expect(outcomes[2].inserted).toBe(1);
   });
 
-  it('stops at the first step that fails and rejects, so the batch is not committed', async () => {
+  it('rejects when the store fails, after the alerts were enqueued, so the batch is consumed again', async () => {
     const { steps, ran } = recordingSteps('store');
     await expect(eventChain(steps)(batch)).rejects.toThrow('store failed');
-    expect(ran).toEqual(['deadLetter', 'store']);
+    expect([...ran].sort()).toEqual(['deadLetter', 'enqueue', 'evaluate', 'store']);
+  });
+
+  it('enqueues nothing when evaluation fails, and rejects once the store has settled', async () => {
+    let storeSettled = false;
+    const { steps, ran } = recordingSteps('evaluate');
+    const slowStore: EventSteps = {
+      ...steps,
+      store: async (decoded) => {
+        const outcome = await steps.store(decoded);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        storeSettled = true;
+        return outcome;
+      },
+    };
+    await expect(eventChain(slowStore)(batch)).rejects.toThrow('evaluate failed');
+    expect(storeSettled).toBe(true);
+    expect(ran).not.toContain('enqueue');
+  });
+
+  it('does not run a step after dead-lettering fails', async () => {
+    const { steps, ran } = recordingSteps('deadLetter');
+    await expect(eventChain(steps)(batch)).rejects.toThrow('deadLetter failed');
+    expect(ran).toEqual(['deadLetter']);
   });
 });

@@ -1,9 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { stackControl } from '../helpers/stack-control.js';
 import { readAllIds } from '../helpers/read-events.js';
+import { startHttpReceiver } from '../helpers/receivers.js';
 import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
@@ -97,21 +98,37 @@ describe('ingest durability (distributed)', () => {
     expectExactlyOnce(await readAllIds(api.url, appId, account.auth), sent.accepted);
   }, 120_000);
 
-  it('keeps answering 202 while ClickHouse is down for 30 s, and every event appears after it returns', async () => {
-    const api = await startApi('distributed');
+  it('keeps answering 202 and alerting while ClickHouse is down for 30 s, and every event appears after it returns', async () => {
+    const api = await startApi('distributed', { OUTBOUND_ALLOW_PRIVATE: 'true' });
     harnesses.push(api);
     const { account, appId, apiKey } = await appOn(api);
+    const receiver = await startHttpReceiver();
+    onTestFinished(() => receiver.close());
+    const destination = await api.request('POST', `/v1/apps/${appId}/destinations`, { headers: account.auth, body: { type: 'webhook', label: 'on call', url: `${receiver.baseUrl}/hook` } });
+    expect(destination.status).toBe(201);
+    const rule = await api.request('POST', `/v1/apps/${appId}/notification-rules`, { headers: account.auth, body: { name: 'Alarm', eventName: 'alarm', actions: [{ destinationId: destination.body.id }] } });
+    expect(rule.status).toBe(201);
 
     await stackControl('down', 'clickhouse');
     const stoppedAt = Date.now();
     // About 40 requests a second for 30 s: some 24,000 events to read back, whatever the machine's speed.
-    const sent = await ingestLoop(api.url, apiKey, newRecord(), () => Date.now() - stoppedAt > 30_000, 20, 25);
+    const loop = ingestLoop(api.url, apiKey, newRecord(), () => Date.now() - stoppedAt > 30_000, 20, 25);
+    // Alerting does not wait for the event store: an alarm sent during the outage is delivered during it.
+    const alarm = await api.request('POST', '/v1/ingest', { headers: { 'x-api-key': apiKey }, body: { event: 'alarm' } });
+    expect(alarm.status).toBe(202);
+    await waitFor(() => Promise.resolve(receiver.requests.length > 0), 20_000, 'the alarm alert while ClickHouse is down');
+    const alertedAfterMs = Date.now() - stoppedAt;
+    const sent = await loop;
     await stackControl('up', 'clickhouse');
+    expect(alertedAfterMs).toBeLessThan(30_000);
+    expect(JSON.parse(receiver.requests[0]!.body).data.event.id).toBe(alarm.body.events[0].id);
 
     expect(sent.statuses.every((s) => s === 202)).toBe(true);
     expect(sent.accepted.length).toBeGreaterThan(100);
-    await waitFor(async () => (await readAllIds(api.url, appId, account.auth)).length >= sent.accepted.length, 90_000, 'every event after ClickHouse returned');
-    expectExactlyOnce(await readAllIds(api.url, appId, account.auth), sent.accepted);
+    await waitFor(async () => (await readAllIds(api.url, appId, account.auth)).length >= sent.accepted.length + 1, 90_000, 'every event after ClickHouse returned');
+    expectExactlyOnce(await readAllIds(api.url, appId, account.auth), [...sent.accepted, alarm.body.events[0].id]);
+    // Retries of the batches that failed while ClickHouse was down found the alert delivered: one alert.
+    expect(receiver.requests).toHaveLength(1);
     // 30 s of outage, then the worker's retry backoff and the catch-up: well past the default timeout.
   }, 180_000);
 

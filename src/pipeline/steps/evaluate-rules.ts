@@ -27,8 +27,9 @@ export interface EvaluateRulesDeps {
 }
 
 /**
- * Rule evaluation, the step after storing: each stored event against its app's enabled rules for that
- * event name. It returns the delivery jobs of what fired; the next step creates them.
+ * Rule evaluation, which runs beside storing (event-worker.ts): each event of the batch against its
+ * app's enabled rules for that event name. It returns the delivery jobs of what fired; the next step
+ * creates them.
  *
  * Exactly once per (rule, event), across redeliveries and concurrent workers: each match is recorded
  * in the state store in one atomic step (StateStore.recordMatch), which decides the trigger (every

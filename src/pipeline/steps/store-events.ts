@@ -19,12 +19,17 @@ export function storeEventsStep(deps: { readonly events: Pick<EventStore, 'inser
   return async ({ events, alreadyStored }) => {
     const toInsert = events.filter((event) => !alreadyStored.has(event.id));
     if (toInsert.length > 0) await deps.events.insert(toInsert);
-    const byApp = new Map<string, StoredEvent[]>();
-    for (const event of events) {
-      const list = byApp.get(event.appId);
-      if (list) list.push(event);
-      else byApp.set(event.appId, [event]);
-    }
-    return { step: 'stored', byApp, inserted: toInsert.length };
+    return { step: 'stored', byApp: eventsByApp(events), inserted: toInsert.length };
   };
+}
+
+/** The events grouped by app, each app's in the order given (partition order: the app's ingest order). */
+export function eventsByApp(events: readonly StoredEvent[]): Map<string, StoredEvent[]> {
+  const byApp = new Map<string, StoredEvent[]>();
+  for (const event of events) {
+    const list = byApp.get(event.appId);
+    if (list) list.push(event);
+    else byApp.set(event.appId, [event]);
+  }
+  return byApp;
 }
