@@ -1,7 +1,8 @@
 import type { EventStore } from '../ports/event-store.js';
 import type { AppRepository } from '../ports/metadata.js';
 import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor.js';
-import { requireApp } from './app-lookup.js';
+import { notFound, requireApp } from './app-lookup.js';
+import { isUuid } from '../domain/uuid.js';
 import type { CursorSigningKey } from './cursor-signing-key.js';
 import type { EventLevel, StoredEvent } from '../domain/events.js';
 
@@ -57,5 +58,14 @@ export class EventsQueryService {
     const last = items.at(-1);
     const nextCursor = rows.length > query.limit && last ? encodeCursor({ timestamp: last.timestamp, id: last.id }, scope, key) : null;
     return { items, nextCursor };
+  }
+
+  /** One event of the app by its id; not found when the app has no such event (or the id is no UUID). */
+  async get(accountId: string, appIdOrSlug: string, eventId: string): Promise<StoredEvent> {
+    const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
+    if (!isUuid(eventId)) throw notFound();
+    const [event] = await this.deps.events.query({ appId: app.id, id: eventId.toLowerCase(), limit: 1 });
+    if (!event) throw notFound();
+    return event;
   }
 }

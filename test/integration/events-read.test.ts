@@ -211,6 +211,26 @@ describe.each(MODES)('GET /v1/apps/{appId}/events (%s)', (mode) => {
     expect((await list(app, `?customer_id=${encodeURIComponent('%')}`)).body.items).toEqual([]);
   });
 
+  it('reads one event by its id, as the list shows it; 404 for an id the app does not have', async () => {
+    const app = await newApp();
+    const other = await newApp();
+    const [id, second] = await send(app, [{ event: 'one', level: 'warning', customer_id: 'c9', data: { deep: { n: [1, 'x'] } }, metadata: { k: 1 } }, { event: 'two' }]);
+    const [foreign] = await send(other, [{ event: 'elsewhere' }]);
+    await readable(app, 2);
+    await readable(other, 1);
+    const one = await api.request('GET', `/v1/apps/${app.slug}/events/${id!.toUpperCase()}`, { headers: app.account.auth });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual((await list(app)).body.items.find((e: { id: string }) => e.id === id));
+    expect(one.body).toMatchObject({ id, event: 'one', level: 'warning', customer_id: 'c9', data: { deep: { n: [1, 'x'] } }, metadata: { k: 1 } });
+    expect((await api.request('GET', `/v1/apps/${app.appId}/events/${second}`, { headers: app.account.auth })).body.event).toBe('two');
+    for (const missing of [foreign, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const res = await api.request('GET', `/v1/apps/${app.appId}/events/${missing}`, { headers: app.account.auth });
+      expect(res.status, String(missing)).toBe(404);
+      expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    }
+    expect((await api.request('GET', `/v1/apps/${app.appId}/events/${id}`, { headers: other.account.auth })).status).toBe(404);
+  });
+
   it('is 404 for another account\'s app, readable with a read-only secret of the owner', async () => {
     const app = await newApp();
     const stranger = await api.newAccount();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { cursorPageQueryFields, defineRoute, type AnyRoute } from '../route.js';
-import { appParams } from './app-params.js';
+import { appIdParam, appParams } from './app-params.js';
 import type { ApiDeps } from './api-deps.js';
 import { EVENT_LEVELS, type StoredEvent } from '../../domain/events.js';
 
@@ -82,6 +82,18 @@ export function eventRoutes(deps: ApiDeps): AnyRoute[] {
         });
         return { status: 200, body: { items: page.items.map(eventView), nextCursor: page.nextCursor } };
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/apps/{appId}/events/{eventId}',
+      operationId: 'getEvent',
+      summary: 'Read one event by its id',
+      description: 'The event as the list shows it; 404 when the app has no event of that id (a link to an event can be shared).',
+      tags: ['events'],
+      auth: 'client',
+      params: z.object({ appId: appIdParam, eventId: z.string().describe('The event id, as ingest answered it') }),
+      responses: { 200: { description: 'The event', schema: eventSchema } },
+      handler: async ({ params, principal }) => ({ status: 200, body: eventView(await deps.services.events.get(principal.accountId, params.appId, params.eventId)) }),
     }),
   ];
 }
