@@ -1,22 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { encodeEventMessages } from '../domain/messages/event-message.js';
+import { ALREADY_STORED_HEADER, encodeEventMessages } from '../domain/messages/event-message.js';
 import { APP_A, consumedBatch, storedEvent } from '../../test/helpers/pipeline-fixtures.js';
 import { eventChain, type EventSteps } from './event-worker.js';
 
 /** Steps that record the order they ran in; `failAt` makes that step throw. */
 function recordingSteps(failAt?: keyof EventSteps) {
   const ran: string[] = [];
+  const evaluated: Array<Parameters<EventSteps['evaluate']>[0]> = [];
   const run = <T>(name: keyof EventSteps, outcome: T): Promise<T> => {
     ran.push(name);
     return name === failAt ? Promise.reject(new Error(`${name} failed`)) : Promise.resolve(outcome);
   };
   const steps: EventSteps = {
     deadLetter: (dead) => run('deadLetter', { step: 'dead-lettered', count: dead.length }),
-    store: (decoded) => run('store', { step: 'stored', byApp: new Map([[APP_A, decoded.events]]), inserted: decoded.events.length }),
-    evaluate: () => run('evaluate', { step: 'evaluated', jobs: [], evaluations: 0, triggers: { fired: 0, again: 0, cooldown: 0, counted: 0, seen: 0, late: 0 } }),
+    store: (decoded) => run('store', { step: 'stored', inserted: decoded.events.length }),
+    evaluate: (byApp) => (evaluated.push(byApp), run('evaluate', { step: 'evaluated', jobs: [], evaluations: 0, triggers: { fired: 0, again: 0, cooldown: 0, counted: 0, seen: 0, late: 0 } })),
     enqueue: (jobs) => run('enqueue', { step: 'enqueued', count: jobs.length }),
   };
-  return { steps, ran };
+  return { steps, ran, evaluated };
 }
 
 describe('eventChain', () => {
@@ -31,6 +32,16 @@ describe('eventChain', () => {
     expect(outcomes.map((o) => o.step)).toEqual(['decoded', 'dead-lettered', 'stored', 'evaluated', 'enqueued']);
     expect(outcomes[1].count).toBe(1);
     expect(outcomes[2].inserted).toBe(1);
+  });
+
+  it('evaluates every event of the batch by app, also those the edge stored (whose insert is skipped)', async () => {
+    const first = storedEvent(APP_A, 'x');
+    const second = storedEvent(APP_A, 'y');
+    const edgeStored = consumedBatch([...encodeEventMessages([first], { [ALREADY_STORED_HEADER]: '1' }), ...encodeEventMessages([second])]);
+    const { steps, evaluated } = recordingSteps();
+    const outcomes = await eventChain(steps)(edgeStored);
+    expect(outcomes[0].alreadyStored).toEqual(new Set([first.id]));
+    expect(evaluated).toEqual([new Map([[APP_A, [first, second]]])]);
   });
 
   it('rejects when the store fails, after the alerts were enqueued, so the batch is consumed again', async () => {

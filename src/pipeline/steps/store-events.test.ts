@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../domain/events.js';
 import { storedEvent } from '../../../test/helpers/pipeline-fixtures.js';
-import { storeEventsStep } from './store-events.js';
+import { eventsByApp, storeEventsStep } from './store-events.js';
 
 function recordingStore() {
   const inserts: Array<readonly StoredEvent[]> = [];
@@ -9,31 +9,37 @@ function recordingStore() {
 }
 
 describe('storeEventsStep', () => {
-  it('inserts the batch once and groups it by app in partition order', async () => {
+  it('inserts the batch once', async () => {
     const events = [storedEvent('a', 'x'), storedEvent('b', 'x'), storedEvent('a', 'y')];
     const store = recordingStore();
     const outcome = await storeEventsStep({ events: store })({ step: 'decoded', events, alreadyStored: new Set(), dead: [] });
     expect(store.inserts).toEqual([events]);
     expect(outcome.step).toBe('stored');
     expect(outcome.inserted).toBe(3);
-    expect([...outcome.byApp.keys()]).toEqual(['a', 'b']);
-    expect(outcome.byApp.get('a')!.map((e) => e.event)).toEqual(['x', 'y']);
   });
 
-  it('skips the insert of events the edge stored, but hands them on', async () => {
+  it('skips the insert of events the edge stored', async () => {
     const first = storedEvent('a', 'x');
     const second = storedEvent('a', 'y');
     const store = recordingStore();
     const outcome = await storeEventsStep({ events: store })({ step: 'decoded', events: [first, second], alreadyStored: new Set([first.id]), dead: [] });
     expect(store.inserts).toEqual([[second]]);
     expect(outcome.inserted).toBe(1);
-    expect(outcome.byApp.get('a')).toEqual([first, second]);
   });
 
   it('does not call the store for a batch without events', async () => {
     const store = recordingStore();
-    const outcome = await storeEventsStep({ events: store })({ step: 'decoded', events: [], alreadyStored: new Set(), dead: [] });
+    await storeEventsStep({ events: store })({ step: 'decoded', events: [], alreadyStored: new Set(), dead: [] });
     expect(store.inserts).toEqual([]);
-    expect(outcome.byApp.size).toBe(0);
+  });
+});
+
+describe('eventsByApp', () => {
+  it('groups the events by app in partition order', () => {
+    const events = [storedEvent('a', 'x'), storedEvent('b', 'x'), storedEvent('a', 'y')];
+    const byApp = eventsByApp(events);
+    expect([...byApp.keys()]).toEqual(['a', 'b']);
+    expect(byApp.get('a')!.map((e) => e.event)).toEqual(['x', 'y']);
+    expect(eventsByApp([]).size).toBe(0);
   });
 });

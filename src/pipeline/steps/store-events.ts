@@ -4,26 +4,26 @@ import type { DecodedBatch } from './decode-batch.js';
 
 export interface StoredBatch {
   readonly step: 'stored';
-  /** Every event of the batch (also those the edge had stored), grouped by app in partition order. */
-  readonly byApp: ReadonlyMap<string, readonly StoredEvent[]>;
   /** How many this step inserted. */
   readonly inserted: number;
 }
 
 /**
  * Stores the batch's events in one insert. Inserting is idempotent by event id, so a batch consumed
- * again after a crash or a rebalance never shows an event twice. The app is the actor of what
- * follows: its events keep their partition (= ingest) order within its group.
+ * again after a crash or a rebalance never shows an event twice.
  */
 export function storeEventsStep(deps: { readonly events: Pick<EventStore, 'insert'> }): (decoded: DecodedBatch) => Promise<StoredBatch> {
   return async ({ events, alreadyStored }) => {
     const toInsert = events.filter((event) => !alreadyStored.has(event.id));
     if (toInsert.length > 0) await deps.events.insert(toInsert);
-    return { step: 'stored', byApp: eventsByApp(events), inserted: toInsert.length };
+    return { step: 'stored', inserted: toInsert.length };
   };
 }
 
-/** The events grouped by app, each app's in the order given (partition order: the app's ingest order). */
+/**
+ * The events grouped by app, each app's in the order given (partition order: the app's ingest order).
+ * The app is the actor of rule evaluation, which takes them so.
+ */
 export function eventsByApp(events: readonly StoredEvent[]): Map<string, StoredEvent[]> {
   const byApp = new Map<string, StoredEvent[]>();
   for (const event of events) {
