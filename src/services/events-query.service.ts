@@ -63,9 +63,15 @@ export class EventsQueryService {
   /** One event of the app by its id; not found when the app has no such event (or the id is no UUID). */
   async get(accountId: string, appIdOrSlug: string, eventId: string): Promise<StoredEvent> {
     const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
-    if (!isUuid(eventId)) throw notFound();
-    const [event] = await this.deps.events.query({ appId: app.id, id: eventId.toLowerCase(), limit: 1 });
+    const event = await findStoredEvent(this.deps.events, app.id, eventId);
     if (!event) throw notFound();
     return event;
   }
+}
+
+/** The app's stored event of that id (any case); undefined when there is none or the id is no UUID. */
+export async function findStoredEvent(events: Pick<EventStore, 'query'>, appId: string, eventId: string): Promise<StoredEvent | undefined> {
+  if (!isUuid(eventId)) return undefined;
+  const [event] = await events.query({ appId, id: eventId.toLowerCase(), limit: 1 });
+  return event;
 }

@@ -12,7 +12,7 @@ import { absenceAlert, alertOf, ruleEventOf, triggerSpecOf, type AlertRule } fro
 import { RuleMemory, fireDueAbsences } from '../domain/rule-decision.js';
 import { plainTemplate } from '../domain/alert-template.js';
 import { renderedMessage } from '../delivery/alert-message.js';
-import { isUuid } from '../domain/uuid.js';
+import { findStoredEvent } from './events-query.service.js';
 
 /** A dry run covers at most this range. */
 export const MAX_DRY_RUN_DAYS = 31;
@@ -169,7 +169,7 @@ export class RuleTrialsService {
 
   async #storedEvent(appId: string, input: PreviewInput): Promise<StoredEvent | undefined> {
     if (input.eventId !== undefined) {
-      const [found] = isUuid(input.eventId) ? await this.deps.events.query({ appId, id: input.eventId.toLowerCase(), limit: 1 }) : [];
+      const found = await findStoredEvent(this.deps.events, appId, input.eventId);
       if (!found) throw new DomainError('validation_failed', 'eventId: must be the id of a stored event of this app', { details: [{ path: 'eventId', message: 'must be the id of a stored event of this app' }] });
       return found;
     }
