@@ -105,8 +105,7 @@ export class NotificationRulesService {
     const { apps, rules, destinations } = this.deps.metadata;
     const app = await requireApp(apps, accountId, appIdOrSlug);
     const rule = await requireById(ruleId, (id) => rules.findById(app.id, id));
-    const [targets, [stats]] = await Promise.all([targetsOf(destinations, app.id, [rule]), readRuleStats(this.deps.state, [rule.id])]);
-    return toView(rule, targets, stats!);
+    return this.#viewOne(destinations, rule);
   }
 
   /** `conditions` and `actions`, when given, replace the old lists; ids sent back are kept (withIds). */
@@ -156,10 +155,17 @@ export class NotificationRulesService {
     const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
     const rule = await this.deps.metadata.transaction(async (tx) => {
       const row = await requireById(ruleId, (id) => tx.rules.findById(app.id, id));
-      return (await tx.rules.update(row.id, { snoozedUntil: until })) ?? throwNotFound();
+      const updated = await tx.rules.update(row.id, { snoozedUntil: until });
+      if (!updated) throw notFound();
+      return updated;
     });
     await this.deps.ruleSets.invalidate();
-    const [targets, [stats]] = await Promise.all([targetsOf(this.deps.metadata.destinations, app.id, [rule]), readRuleStats(this.deps.state, [rule.id])]);
+    return this.#viewOne(this.deps.metadata.destinations, rule);
+  }
+
+  /** One rule as the API shows it: its actions' targets and its trigger statistics, read together. */
+  async #viewOne(destinations: Pick<DestinationRepository, 'findByIds'>, rule: NotificationRuleRecord): Promise<RuleView> {
+    const [targets, [stats]] = await Promise.all([targetsOf(destinations, rule.appId, [rule]), readRuleStats(this.deps.state, [rule.id])]);
     return toView(rule, targets, stats!);
   }
 
@@ -266,8 +272,4 @@ function toView(rule: NotificationRuleRecord, targets: Targets, stats: RuleStats
     createdAt: rule.createdAt.toISOString(),
     updatedAt: rule.updatedAt.toISOString(),
   };
-}
-
-function throwNotFound(): never {
-  throw notFound();
 }
