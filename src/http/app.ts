@@ -70,7 +70,7 @@ function createHttpApp(deps: HttpAppDeps, routes: RouteTable, metrics: EdgeMetri
   app.use(httpMetrics(metrics));
   app.use(systemRouter({ readiness: deps.readiness, metrics: deps.metrics, logger: deps.logger }));
   if (deps.api) {
-    app.use(mountRoutes(deps.api.routes, deps.api));
+    app.use(mountRoutes(deps.api.routes, deps.api, routes));
     // The dashboard talks to this API only, so it is served where the API is; after it, so that an
     // API path never reaches the static files.
     app.use(dashboardRouter());

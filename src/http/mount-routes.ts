@@ -7,7 +7,7 @@ import type { Authenticator, Principal } from '../services/authenticator.js';
 import type { AccountRateLimit } from './rate-limit.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
 import { parseInput, type AnyRoute, type RouteResult } from './route.js';
-import { routeTable } from '../lib/route-table.js';
+import type { RouteTable } from '../lib/route-table.js';
 
 const INVALID_AUTH = 'Invalid or missing authentication';
 
@@ -102,10 +102,12 @@ export function writeResult(res: ServerResponse, result: RouteResult): void {
   res.end();
 }
 
-/** Every route declaration on an Express router; errors go to the app's error handler. */
-export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Router {
+/**
+ * Every route declaration on an Express router; errors go to the app's error handler. `table` is the
+ * edge's route table (it holds these routes among others), which decides which template serves a path.
+ */
+export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps, table: RouteTable): Router {
   const router = Router();
-  const table = routeTable(routes);
   for (const route of routes) {
     router[route.method](expressPath(route.path), async (req, res, next) => {
       // Express takes the first template that matches; a concrete path shadows a templated one
