@@ -224,6 +224,28 @@ describe('stateful rules when a worker is killed (distributed: 1 api, 2 workers)
     return { killedPid: doomed.child.pid!, blockedAt, orphans: orphans.length };
   };
 
+  /**
+   * Once the sentinel's alert proves the pipeline moved past the burst: the rule's alerts and
+   * deliveries, and the trigger outcomes since `before`, noted with the kill in the test's report.
+   */
+  const settled = async (
+    app: Awaited<ReturnType<typeof newApp>>,
+    ruleId: string,
+    sentinelId: string,
+    before: Awaited<ReturnType<typeof triggerOutcomes>>,
+    kill: { killedPid: number; orphans: number },
+    annotate: (note: string) => Promise<unknown>,
+  ) => {
+    await app.drain(sentinelId);
+    const alerts = app.alerts(ruleId);
+    const deliveries = (await listDeliveries(api.url, app.appId, auth)).filter((d) => d.ruleId === ruleId);
+    const outcomes = await outcomesSince(before);
+    const note = `killed worker pid ${kill.killedPid} (${kill.orphans} orphaned sessions ended); outcomes since: ${JSON.stringify(outcomes)}`;
+    console.log(`stateful-rules-crash: ${note}`);
+    await annotate(note);
+    return { alerts, deliveries, outcomes };
+  };
+
   const holdDeliveryWrites = async (): Promise<DeliveryWriteBarrier> => {
     const barrier = await lockDeliveryTable(isolated!.env.DATABASE_URL!);
     onTestFinished(() => barrier.release());
@@ -258,14 +280,7 @@ describe('stateful rules when a worker is killed (distributed: 1 api, 2 workers)
     expect(accepted.size).toBe(MATCHES);
 
     await waitFor(async () => app.alerts(rule.id).length >= 2 && (await app.readRule(rule.id)).triggerCount >= 2, 60_000, 'two threshold alerts', 200);
-    await app.drain(sentinel.id);
-
-    const alerts = app.alerts(rule.id);
-    const deliveries = (await listDeliveries(api.url, app.appId, auth)).filter((d) => d.ruleId === rule.id);
-    const outcomes = await outcomesSince(outcomesBefore);
-    const note = `killed worker pid ${kill.killedPid} (${kill.orphans} orphaned sessions ended); outcomes since: ${JSON.stringify(outcomes)}`;
-    console.log(`stateful-rules-crash: ${note}`);
-    await annotate(note);
+    const { alerts, deliveries, outcomes } = await settled(app, rule.id, sentinel.id, outcomesBefore, kill, annotate);
 
     expect(alerts.map((a) => ({ type: a.type, kind: a.kind, count: a.count, windowSeconds: a.windowSeconds, group: a.group }))).toEqual([
       { type: 'alert.triggered', kind: 'threshold', count: 5, windowSeconds: 600, group: null },
@@ -318,14 +333,7 @@ describe('stateful rules when a worker is killed (distributed: 1 api, 2 workers)
       `${expected} threshold alerts`,
       250,
     );
-    await app.drain(sentinel.id);
-
-    const alerts = app.alerts(rule.id);
-    const deliveries = (await listDeliveries(api.url, app.appId, auth)).filter((d) => d.ruleId === rule.id);
-    const outcomes = await outcomesSince(outcomesBefore);
-    const note = `killed worker pid ${kill.killedPid} (${kill.orphans} orphaned sessions ended); outcomes since: ${JSON.stringify(outcomes)}`;
-    console.log(`stateful-rules-crash: ${note}`);
-    await annotate(note);
+    const { alerts, deliveries, outcomes } = await settled(app, rule.id, sentinel.id, outcomesBefore, kill, annotate);
 
     expect(alerts).toHaveLength(expected);
     expect(countBy(alerts, (a) => String(a.group))).toEqual(Object.fromEntries(Array.from({ length: CUSTOMERS }, (_, c) => [customer(c), 2])));
