@@ -15,6 +15,13 @@ const positiveInt = (what: string) =>
     .regex(/^[1-9][0-9]*$/, { error: `expected ${what} as a positive whole number` })
     .transform(Number);
 
+const wholeNumber = (what: string, max: number) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/, { error: `expected ${what} as a whole number` })
+    .transform(Number)
+    .refine((n) => n <= max, { error: `expected at most ${max}` });
+
 /** 0 asks the OS for any free port (tests, several processes on one host). */
 const port = z
   .string()
@@ -122,6 +129,12 @@ export const envSchema = z.object({
   IDEMPOTENCY_KEYS_PER_APP: positiveInt('a number of keys')
     .default(100_000)
     .describe('Idempotency-Key records kept per app (24 h each); past this many, the oldest are forgotten first'),
+  EVENT_RETENTION_DAYS: wholeNumber('a number of days', 36_500)
+    .default(90)
+    .describe('Events older than this many days (by their timestamp) are no longer read or counted and are deleted in the background; 0 keeps everything'),
+  EVENT_UPKEEP_INTERVAL_S: positiveInt('a number of seconds')
+    .default(60)
+    .describe('How often a worker deletes the days past the retention and compacts past days of the event store'),
 });
 
 export type EnvName = keyof typeof envSchema.shape;
@@ -156,6 +169,7 @@ export interface Config {
   readonly deliveryRetryScheduleMs: readonly number[];
   readonly shutdownTimeoutMs: number;
   readonly idempotencyKeysPerApp: number;
+  readonly events: { readonly retentionDays: number; readonly upkeepIntervalMs: number };
 }
 
 export class ConfigError extends Error {
@@ -216,6 +230,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     deliveryRetryScheduleMs: e.DELIVERY_RETRY_SCHEDULE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     idempotencyKeysPerApp: e.IDEMPOTENCY_KEYS_PER_APP,
+    events: { retentionDays: e.EVENT_RETENTION_DAYS, upkeepIntervalMs: e.EVENT_UPKEEP_INTERVAL_S * 1000 },
   } satisfies Config);
 }
 

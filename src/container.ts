@@ -26,6 +26,7 @@ import { busDeliveryQueue } from './pipeline/delivery-queue.js';
 import { DeliveryWorker } from './pipeline/delivery-worker.js';
 import { EventWorker } from './pipeline/event-worker.js';
 import { AbsenceWatcher } from './pipeline/absence-watcher.js';
+import { EventStoreUpkeep } from './pipeline/event-store-upkeep.js';
 import { destinationTargets } from './services/destination-target.js';
 import { EVENT_PARTITIONS, topicsFor, type Topics } from './domain/messages/topics.js';
 import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
@@ -87,11 +88,12 @@ function openState(config: Config, logger: Logger): StateStore {
 
 async function openEvents(config: Config): Promise<EventStore> {
   const d = config.distributed;
-  if (d) return new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase });
+  const retentionDays = config.events.retentionDays;
+  if (d) return new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase, retentionDays });
   // Loaded only in embedded mode: chDB is a native engine with binaries for few platforms, and a
   // distributed deployment (say on linux-arm64) must not need it.
   const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
-  return new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase });
+  return new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase, retentionDays });
 }
 
 async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBusMetrics | undefined): Promise<Adapters> {
@@ -205,6 +207,14 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
       const absenceWatcher = new AbsenceWatcher({ state, ruleSets, deliveries, logger: logger.child({ component: 'rules' }) });
       stoppers.push({ name: 'absence watcher', stop: () => absenceWatcher.stop() });
       absenceWatcher.start();
+      const upkeep = new EventStoreUpkeep({
+        events,
+        intervalMs: config.events.upkeepIntervalMs,
+        logger: logger.child({ component: 'events' }),
+        metrics: serviceMetrics,
+      });
+      stoppers.push({ name: 'event store upkeep', stop: () => upkeep.stop() });
+      upkeep.start();
       const eventWorker = new EventWorker({ bus, events, state, topics, ruleSets, deliveries, logger, metrics: serviceMetrics });
       // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its
       // deliveries queued) before the delivery worker, the bus and the stores close under it.

@@ -146,12 +146,13 @@ export const paginationQuery = z
  * The cursor-paged lists (the events and the deliveries): `limit` 1–100, default 25, and the opaque
  * `cursor` of the previous page.
  */
+/** A `limit` query parameter: a whole number from 1 to `max`. */
+export function limitParam(max: number) {
+  const message = `must be a whole number from 1 to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message);
+}
+
 export const cursorPageQueryFields = {
-  limit: z.coerce
-    .number({ error: 'must be a whole number from 1 to 100' })
-    .int('must be a whole number from 1 to 100')
-    .min(1, 'must be a whole number from 1 to 100')
-    .max(100, 'must be a whole number from 1 to 100')
-    .default(25),
+  limit: limitParam(100).default(25),
   cursor: z.string().min(1, 'must be a cursor from a previous response').optional().describe('Opaque cursor taken from the previous response'),
 };

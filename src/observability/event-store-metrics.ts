@@ -26,6 +26,9 @@ export function instrumentEventStore(store: EventStore, metrics: InsertMetrics):
       metrics.clickhouseInsertRows.inc(events.length);
     },
     query: (query) => store.query(query),
+    counts: (query) => store.counts(query),
+    top: (query) => store.top(query),
+    upkeep: () => store.upkeep(),
     deleteApp: (appId) => store.deleteApp(appId),
     ping: () => store.ping(),
     close: () => store.close(),

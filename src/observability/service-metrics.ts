@@ -33,6 +33,9 @@ export interface ServiceMetrics {
   readonly clickhouseInsertBatches: Counter;
   readonly clickhouseInsertDuration: Histogram;
   readonly clickhouseInsertErrors: Counter;
+  readonly eventDaysDropped: Counter;
+  readonly eventDaysCompacted: Counter;
+  readonly eventUpkeepErrors: Counter;
   readonly eventsDeadLettered: Counter;
   readonly ruleEvaluations: Counter;
   readonly ruleTriggers: Counter<'outcome'>;
@@ -80,6 +83,9 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     clickhouseInsertBatches: counter('eas_clickhouse_insert_batches_total', 'INSERT statements into the events table'),
     clickhouseInsertDuration: histogram('eas_clickhouse_insert_duration_seconds', 'One INSERT into the events table', INSERT_BUCKETS),
     clickhouseInsertErrors: counter('eas_clickhouse_insert_errors_total', 'Failed INSERTs into the events table (the batch is retried)'),
+    eventDaysDropped: counter('eas_event_days_dropped_total', 'Days of events deleted from the event store for being past the retention'),
+    eventDaysCompacted: counter('eas_event_days_compacted_total', 'Past days of the event store merged into one part (which also removes repeated copies of an event)'),
+    eventUpkeepErrors: counter('eas_event_upkeep_errors_total', 'Rounds of event store upkeep (retention, compaction) that failed; the next interval retries'),
     eventsDeadLettered: counter('eas_events_dead_lettered_total', 'Event messages or entries sent to the events dead-letter topic'),
     ruleEvaluations: counter('eas_rule_evaluations_total', "(rule, event) pairs evaluated: events of a watched name times that name's enabled rules"),
     ruleTriggers: counter('eas_rule_triggers_total', 'Rule matches, by outcome: fired, again (redelivered event), cooldown, counted (toward a threshold or an absence clock), seen (redelivered, counted before), late (a threshold event more than a window older than the newest of its group)', ['outcome']),

@@ -1,4 +1,6 @@
-import type { EventStore } from '../ports/event-store.js';
+import type { EventGroupField, EventStore, EventTopItem } from '../ports/event-store.js';
+import { DomainError } from '../domain/errors.js';
+import { INTERVALS, MAX_BUCKETS, bucketGrid, defaultInterval, fillBuckets, type Interval } from '../domain/event-stats.js';
 import type { AppRepository } from '../ports/metadata.js';
 import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor.js';
 import { notFound, requireApp } from './app-lookup.js';
@@ -6,15 +8,41 @@ import { isUuid } from '../domain/uuid.js';
 import type { CursorSigningKey } from './cursor-signing-key.js';
 import type { EventLevel, StoredEvent } from '../domain/events.js';
 
-export interface EventListQuery {
+/** What every read narrows to. For the counting reads a missing `to` is now, a missing `from` a day before `to`. */
+export interface EventRangeQuery {
   readonly level?: EventLevel | undefined;
   readonly type?: string | undefined;
   readonly customerId?: string | undefined;
   readonly from?: Date | undefined;
   readonly to?: Date | undefined;
+}
+
+export interface EventListQuery extends EventRangeQuery {
   readonly limit: number;
   readonly cursor?: string | undefined;
 }
+
+export interface EventCountsRequest extends EventRangeQuery {
+  readonly interval?: Interval | undefined;
+  readonly groupBy?: EventGroupField | undefined;
+  readonly limit: number;
+}
+
+export interface EventCountsView {
+  readonly from: Date;
+  readonly to: Date;
+  readonly interval: Interval;
+  readonly total: number;
+  readonly uniqueCustomers: number;
+  readonly series: { key: string | null; total: number; buckets: { start: Date; count: number }[] }[];
+}
+
+export interface EventTopRequest extends EventRangeQuery {
+  readonly by: EventGroupField;
+  readonly limit: number;
+}
+
+const DAY_MS = 86_400_000;
 
 export interface EventPage {
   readonly items: StoredEvent[];
@@ -27,9 +55,10 @@ export interface EventPage {
  * event twice or skips one, however many events arrive meanwhile.
  */
 export class EventsQueryService {
-  constructor(private readonly deps: { apps: AppRepository; events: EventStore; cursorKey: CursorSigningKey }) {}
+  constructor(private readonly deps: { apps: AppRepository; events: EventStore; cursorKey: CursorSigningKey; now?: () => number }) {}
 
   async list(accountId: string, appIdOrSlug: string, query: EventListQuery): Promise<EventPage> {
+    if (query.from && query.to) assertOrdered(query.from, query.to);
     const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
     const scope: CursorScope = {
       appId: app.id,
@@ -60,12 +89,66 @@ export class EventsQueryService {
     return { items, nextCursor };
   }
 
+  /**
+   * Event counts per bucket of [from, to), zero-filled, one series per group value (the `limit`
+   * largest) or one of every event. Refuses a grid of more than MAX_BUCKETS buckets.
+   */
+  async counts(accountId: string, appIdOrSlug: string, query: EventCountsRequest): Promise<EventCountsView> {
+    const { from, to } = this.#range(query);
+    const interval = query.interval ?? defaultInterval(from, to);
+    const grid = bucketGrid(from, to, interval);
+    if (grid.count > MAX_BUCKETS) {
+      const message = `${from.toISOString()} to ${to.toISOString()} by ${interval} makes ${grid.count} buckets, more than ${MAX_BUCKETS}; ask for a wider interval or a shorter range`;
+      throw new DomainError('validation_failed', `interval: ${message}`, { details: [{ path: 'interval', message }] });
+    }
+    const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
+    const counts = await this.deps.events.counts({
+      appId: app.id,
+      level: query.level,
+      type: query.type,
+      customerId: query.customerId,
+      from,
+      to,
+      bucketMs: INTERVALS[interval],
+      groupBy: query.groupBy,
+      limit: query.limit,
+    });
+    return {
+      from,
+      to,
+      interval,
+      total: counts.total,
+      uniqueCustomers: counts.uniqueCustomers,
+      series: counts.series.map((series) => ({ key: series.key, total: series.total, buckets: fillBuckets(grid, interval, series.buckets) })),
+    };
+  }
+
+  /** The values of a field with the most events in [from, to), largest count first. */
+  async top(accountId: string, appIdOrSlug: string, query: EventTopRequest): Promise<EventTopItem[]> {
+    const { from, to } = this.#range(query);
+    const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
+    return this.deps.events.top({ appId: app.id, level: query.level, type: query.type, customerId: query.customerId, from, to, by: query.by, limit: query.limit });
+  }
+
+  #range(query: EventRangeQuery): { from: Date; to: Date } {
+    const to = query.to ?? new Date((this.deps.now ?? Date.now)());
+    const from = query.from ?? new Date(to.getTime() - DAY_MS);
+    assertOrdered(from, to);
+    return { from, to };
+  }
+
   /** One event of the app by its id; not found when the app has no such event (or the id is no UUID). */
   async get(accountId: string, appIdOrSlug: string, eventId: string): Promise<StoredEvent> {
     const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
     const event = await findStoredEvent(this.deps.events, app.id, eventId);
     if (!event) throw notFound();
     return event;
+  }
+}
+
+function assertOrdered(from: Date, to: Date): void {
+  if (from.getTime() >= to.getTime()) {
+    throw new DomainError('validation_failed', 'from: must be earlier than to', { details: [{ path: 'from', message: 'must be earlier than to' }] });
   }
 }
 

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChdbEventStore } from '../../src/adapters/event-store/chdb-event-store.js';
-import { ClickHouseEventStore } from '../../src/adapters/event-store/clickhouse-event-store.js';
+import { EVENTS_TABLE } from '../../src/adapters/event-store/clickhouse-sql.js';
 import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
-import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, withMergesStopped, type RunSql } from '../helpers/clickhouse.js';
-import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+import { dropTestDatabase, testDatabaseName, withMergesStopped } from '../helpers/clickhouse.js';
+import { EVENT_STORE_ENGINES, T0, closeSuiteStore, makeEvent, openSuiteStore, type EventStoreHarness } from '../helpers/event-store-harness.js';
+import { uniqueName } from '../helpers/stack-env.js';
 import type { StoredEvent } from '../../src/domain/events.js';
 
 /**
@@ -16,33 +12,9 @@ import type { StoredEvent } from '../../src/domain/events.js';
  * database it drops at the end; each test owns a fresh app id.
  */
 
-interface Harness {
-  open(database: string): EventStore;
-  /** Set-up and clean-up statements beside the store (drop a database, stop merges). */
-  sql: RunSql;
-  dispose(): Promise<void>;
-}
-
-const T0 = Date.parse('2024-03-01T12:00:00.000Z');
-
 /** Ids whose text order is n's order, for tests that need to know it. */
 function idFor(n: number): string {
   return `01900000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
-}
-
-function makeEvent(appId: string, overrides: Partial<StoredEvent> = {}): StoredEvent {
-  return {
-    id: uuidv7(),
-    appId,
-    event: 'signup',
-    customerId: null,
-    level: 'info',
-    data: {},
-    metadata: {},
-    timestamp: new Date(T0),
-    ingestedAt: new Date(T0 + 5),
-    ...overrides,
-  };
 }
 
 function newestFirst(events: readonly StoredEvent[]): StoredEvent[] {
@@ -64,27 +36,18 @@ async function readAllPages(store: EventStore, query: Omit<EventQuery, 'after'>)
   }
 }
 
-function eventStoreContract(name: string, createHarness: () => Promise<Harness>): void {
+function eventStoreContract(name: string, createHarness: () => Promise<EventStoreHarness>): void {
   describe(`EventStore contract: ${name}`, () => {
-    let harness: Harness;
+    let harness: EventStoreHarness;
     let database: string;
     let store: EventStore;
     const newApp = () => uniqueName('app');
 
     beforeAll(async () => {
-      harness = await createHarness();
-      database = testDatabaseName('events');
-      store = harness.open(database);
-      await store.migrate();
+      ({ harness, database, store } = await openSuiteStore(createHarness, 'events'));
     });
 
-    afterAll(async () => {
-      await store?.close();
-      if (harness !== undefined) {
-        await dropTestDatabase(harness.sql, database);
-        await harness.dispose();
-      }
-    });
+    afterAll(() => closeSuiteStore({ harness, database, store }));
 
     it('answers ping', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
@@ -150,8 +113,8 @@ function eventStoreContract(name: string, createHarness: () => Promise<Harness>)
       });
 
       it('stores a batch whose timestamps span more months than one INSERT may touch partitions', async () => {
-        // A backfill over 25 years, pre-1970 and future months included: current engines refuse an INSERT
-        // block over 100 partitions, which would fail the batch on every retry.
+        // A backfill over 25 years, pre-1970 months included: current engines refuse an INSERT block over
+        // 100 partitions (days), which would fail the batch on every retry.
         const appId = newApp();
         const events = Array.from({ length: 300 }, (_, i) => makeEvent(appId, { timestamp: new Date(Date.UTC(1960 + Math.floor(i / 12), i % 12, 15, 12)) }));
         await store.insert(events);
@@ -164,7 +127,7 @@ function eventStoreContract(name: string, createHarness: () => Promise<Harness>)
 
       it('never returns an event twice when its id is inserted again, on any page', async () => {
         // With merges stopped every copy stays on disk, so the reads' own deduplication is what is tested.
-        await withMergesStopped(harness.sql, database, 'events', async () => {
+        await withMergesStopped(harness.sql, database, EVENTS_TABLE, async () => {
           const appId = newApp();
           const events = Array.from({ length: 6 }, (_, i) => makeEvent(appId, { id: idFor(i), timestamp: new Date(T0 + (i % 2)) }));
           await store.insert(events);
@@ -322,7 +285,7 @@ function eventStoreContract(name: string, createHarness: () => Promise<Harness>)
 
     it('deleteApp removes every event of that app and only of that app', async () => {
       // A database of its own: the delete is a mutation that visits every part of the table, and the
-      // tests before this one leave hundreds of monthly partitions in the shared database (chDB then
+      // tests before this one leave hundreds of day partitions in the shared database (chDB then
       // needs about a minute, which would measure those tests rather than this behaviour).
       const own = testDatabaseName('events_delete');
       const isolated = harness.open(own);
@@ -407,20 +370,4 @@ function eventStoreContract(name: string, createHarness: () => Promise<Harness>)
   });
 }
 
-eventStoreContract('ClickHouse server over HTTP', () => {
-  const { clickhouseUrl } = stackEnv();
-  return Promise.resolve({
-    open: (database) => new ClickHouseEventStore({ url: clickhouseUrl, database }),
-    sql: clickhouseSql(clickhouseUrl),
-    dispose: () => Promise.resolve(),
-  });
-});
-
-eventStoreContract('chDB', async () => {
-  const path = await mkdtemp(join(tmpdir(), 'chdb-contract-'));
-  return {
-    open: (database) => new ChdbEventStore({ path, database }),
-    sql: chdbSql(path),
-    dispose: () => rm(path, { recursive: true, force: true }),
-  };
-});
+for (const engine of EVENT_STORE_ENGINES) eventStoreContract(engine.name, engine.create);

@@ -54,7 +54,8 @@ export async function startApi(mode: Mode, env: Record<string, string> = {}): Pr
     cleanups.push(() => isolated.cleanup());
     baseEnv = { ...isolated.env };
   }
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...baseEnv, ...env });
+  // Every event kept whatever its age, as spawnService does (the suites use fixed dates).
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', EVENT_RETENTION_DAYS: '0', ...baseEnv, ...env });
   const { logger, lines } = capturingLogger('debug');
   const container = await createContainer(config, logger);
   let server: RunningServer;

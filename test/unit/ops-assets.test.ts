@@ -266,6 +266,9 @@ const firingScenarios: Scenario[] = [
     [{ severity: 'critical' }],
   ),
   scenario([series('eas_clickhouse_insert_errors_total', worker, '0+1x20')], '10m', 'EventAlertingClickHouseInsertErrors', [{ severity: 'warning', ...worker }]),
+  scenario([series('eas_event_upkeep_errors_total', worker, '0+1x70')], '65m', 'EventAlertingEventUpkeepFailing', [{ severity: 'warning', ...worker }]),
+  // One failed round now and then (ClickHouse restarting) is not upkeep failing.
+  scenario([series('eas_event_upkeep_errors_total', worker, '0 0 0 0 0 0 0 0 0 0 1x30 2x30')], '65m', 'EventAlertingEventUpkeepFailing', []),
   scenario([series('eas_kafka_produce_errors_total', { ...api, topic: 'events' }, '0+2x20')], '10m', 'EventAlertingKafkaProduceErrors', [
     { severity: 'critical', job: api.job, topic: 'events' },
   ]),
@@ -305,6 +308,7 @@ function healthyScenario(): Scenario {
     series('eas_events_accepted_total', api, '0+100x40'),
     series('eas_clickhouse_insert_rows_total', worker, '0+100x40'),
     series('eas_clickhouse_insert_errors_total', worker, '0x40'),
+    series('eas_event_upkeep_errors_total', worker, '0x40'),
     series('eas_kafka_produce_errors_total', { ...api, topic: 'events' }, '0x40'),
     series('eas_events_dead_lettered_total', worker, '0x40'),
     series('eas_deliveries_total', { ...worker, channel: 'slack', outcome: 'succeeded' }, '0+10x40'),

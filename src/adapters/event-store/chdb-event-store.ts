@@ -7,6 +7,8 @@ export interface ChdbEventStoreOptions {
   readonly path: string;
   readonly database: string;
   readonly deleteTimeoutMs?: number;
+  readonly retentionDays?: number;
+  readonly now?: () => number;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface ClickHouseEventStoreOptions {
   readonly url: string;
   readonly database: string;
   readonly deleteTimeoutMs?: number;
+  readonly retentionDays?: number;
+  readonly now?: () => number;
 }
 
 /**

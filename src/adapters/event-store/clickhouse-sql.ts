@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { type EventPosition, type EventQuery } from '../../ports/event-store.js';
-import { bindQuery, type QuotedIdentifier, type SqlParams } from './sql.js';
+import type { EventGroupField, EventPosition, EventQuery } from '../../ports/event-store.js';
+import { bindQuery, type QuotedIdentifier, type SqlParam } from './sql.js';
 import { CANONICAL_UUID } from '../../domain/uuid.js';
-import { utcMonthOf } from '../../domain/months.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
-import { EVENT_LEVELS, type StoredEvent } from '../../domain/events.js';
+import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
+import { dayPartitionOf, type DayRange } from './day-partitions.js';
+import { entryOf } from '../../lib/map-entry.js';
 
 /**
  * The statements and row mapping of the events table (created in migrations.ts), shared by both
@@ -13,7 +14,7 @@ import { EVENT_LEVELS, type StoredEvent } from '../../domain/events.js';
  */
 
 
-const COLUMNS = 'id, app_id, event, customer_id, level, data, metadata, timestamp_ms, ingested_at_ms';
+export const EVENT_COLUMNS = 'id, app_id, event, customer_id, level, data, metadata, timestamp_ms, ingested_at_ms';
 
 function millis(date: Date, field: string, id: string): number {
   const ms = date.getTime();
@@ -48,33 +49,73 @@ function jsonRow(event: StoredEvent): string {
   });
 }
 
+/** The events table (migration 2 in migrations.ts); the table named `events` was its monthly predecessor. */
+export const EVENTS_TABLE = 'events_by_day';
+
 /**
  * Current ClickHouse refuses an INSERT block that touches more than 100 partitions
- * (`max_partitions_per_insert_block`; 18.16 has no such limit), and the events table has one per month.
- * A batch whose timestamps span more months (a backfill, or a client sending what it likes) is split,
+ * (`max_partitions_per_insert_block`; 18.16 has no such limit), and the events table has one per day.
+ * A batch whose timestamps span more days (a backfill, or a client sending what it likes) is split,
  * so that no batch can fail every retry.
  */
 export const MAX_PARTITIONS_PER_INSERT = 100;
 
 /**
  * The INSERTs for a batch, its rows in the JSONEachRow format after each statement: one for the whole
- * batch (one part per partition, which is what MergeTree wants) unless it spans more than
- * MAX_PARTITIONS_PER_INSERT months. Every engine reads the data format with its fast input parser,
- * where VALUES would go through SQL literal parsing; building the rows is also several times cheaper
- * for the worker than binding each value into SQL text (bench/NOTES.md).
+ * batch (one part per day, which is what MergeTree wants) unless it spans more than
+ * MAX_PARTITIONS_PER_INSERT days. An event repeated within the batch is written once: the counting reads
+ * rely on a part never holding two copies of an event. Every engine reads the data format with its
+ * fast input parser, where VALUES would go through SQL literal parsing; building the rows is also
+ * several times cheaper for the worker than binding each value into SQL text (bench/NOTES.md).
  */
 export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string[] {
-  // Every month before 1970 is told apart here although the engine puts them all in its first
-  // partition: a group of months here never spans more partitions there.
-  const rows = events.map((event) => ({ month: utcMonthOf(event.timestamp), line: jsonRow(event) }));
-  const months = [...new Set(rows.map((row) => row.month))];
+  const byDay = new Map<string, Map<string, string>>();
+  for (const event of events) {
+    const line = jsonRow(event);
+    const day = dayPartitionOf(event.timestamp.getTime());
+    const lines = entryOf(byDay, day, () => new Map<string, string>());
+    // Apps may share an id (the sorting key starts with the app); the id is fixed-length, so this key is unambiguous.
+    const key = `${event.id}${event.appId}`;
+    if (!lines.has(key)) lines.set(key, line);
+  }
+  const days = [...byDay.values()];
   const statements: string[] = [];
-  for (let i = 0; i < months.length; i += MAX_PARTITIONS_PER_INSERT) {
-    const group = new Set(months.slice(i, i + MAX_PARTITIONS_PER_INSERT));
-    const lines = rows.filter((row) => group.has(row.month)).map((row) => row.line);
-    statements.push(`INSERT INTO ${db}.events (${COLUMNS}) FORMAT JSONEachRow\n${lines.join('\n')}`);
+  for (let i = 0; i < days.length; i += MAX_PARTITIONS_PER_INSERT) {
+    const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flatMap((day) => [...day.values()]);
+    statements.push(`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT JSONEachRow\n${lines.join('\n')}`);
   }
   return statements;
+}
+
+/** The filters every read shares, as conditions and their parameters. */
+interface Filter {
+  readonly appId: string;
+  readonly level?: EventLevel | undefined;
+  readonly type?: string | undefined;
+  readonly customerId?: string | undefined;
+  readonly id?: string | undefined;
+  readonly from?: Date | undefined;
+  readonly to?: Date | undefined;
+  /** The retention's cutoff: older events are gone for every read. */
+  readonly notBefore?: number | undefined;
+}
+
+function filterConditions(filter: Filter): { where: string[]; params: Record<string, SqlParam> } {
+  const where = ['app_id = {appId:String}'];
+  const params: Record<string, SqlParam> = { appId: filter.appId };
+  const add = (condition: string, name: string, value: SqlParam | undefined) => {
+    if (value === undefined) return;
+    where.push(condition);
+    params[name] = value;
+  };
+  add('level = {level:String}', 'level', filter.level);
+  add('event = {type:String}', 'type', filter.type);
+  add('customer_id = {customerId:String}', 'customerId', filter.customerId);
+  add('id = {id:String}', 'id', filter.id);
+  add('timestamp_ms >= {from:Int64}', 'from', filter.from?.getTime());
+  add('timestamp_ms < {to:Int64}', 'to', filter.to?.getTime());
+  add('timestamp_ms >= {notBefore:Int64}', 'notBefore', filter.notBefore);
+  return { where, params };
 }
 
 /**
@@ -85,33 +126,9 @@ export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEve
  * LIMIT 1 BY the engine can no longer keep just the top `limit` rows while sorting, and FINAL merges
  * all the app's parts in one stream.
  */
-export function selectEventsSql(db: QuotedIdentifier, query: EventQuery, after: EventPosition | undefined, limit: number): string {
-  const where = ['app_id = {appId:String}'];
-  const params: Record<string, string | number> = { appId: query.appId, limit };
-  if (query.level !== undefined) {
-    where.push('level = {level:String}');
-    params.level = query.level;
-  }
-  if (query.type !== undefined) {
-    where.push('event = {type:String}');
-    params.type = query.type;
-  }
-  if (query.customerId !== undefined) {
-    where.push('customer_id = {customerId:String}');
-    params.customerId = query.customerId;
-  }
-  if (query.id !== undefined) {
-    where.push('id = {id:String}');
-    params.id = query.id;
-  }
-  if (query.from !== undefined) {
-    where.push('timestamp_ms >= {from:Int64}');
-    params.from = query.from.getTime();
-  }
-  if (query.to !== undefined) {
-    where.push('timestamp_ms < {to:Int64}');
-    params.to = query.to.getTime();
-  }
+export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notBefore?: number | undefined }, after: EventPosition | undefined, limit: number): string {
+  const { where, params } = filterConditions(query);
+  params.limit = limit;
   if (after !== undefined) {
     // Spelled out rather than as a tuple comparison, which 18.16 does not support.
     where.push('(timestamp_ms < {afterTs:Int64} OR (timestamp_ms = {afterTs:Int64} AND id < {afterId:String}))');
@@ -119,9 +136,127 @@ export function selectEventsSql(db: QuotedIdentifier, query: EventQuery, after: 
     params.afterId = after.id;
   }
   return bindQuery(
-    `SELECT ${COLUMNS} FROM ${db}.events WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
-    params satisfies SqlParams,
+    `SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
+    params,
   );
+}
+
+/**
+ * Counting exactly. A part never holds two copies of an event (inserts write an id once, merges keep
+ * one copy), so a day stored in a single part is counted with count(), reading no more than the
+ * grouping columns. A day split over several parts may hold copies of one event in two of them until
+ * a merge joins the parts: its rows are counted with uniqExact(id), which reads the ids and hashes each
+ * one but only for those days (today, and past days not yet compacted by upkeep). `unsettled` lists
+ * the time ranges of such days, taken from system.parts just before the query; a part appearing in
+ * between (a late event for a compacted day) is counted with count() until the next read.
+ */
+export interface CountingPlan {
+  readonly db: QuotedIdentifier;
+  readonly filter: Filter;
+  readonly unsettled: readonly DayRange[];
+}
+
+const GROUP_COLUMNS: Readonly<Record<EventGroupField, { expr: string; where?: string }>> = {
+  level: { expr: 'toString(level)' },
+  event: { expr: 'event' },
+  customer_id: { expr: 'assumeNotNull(customer_id)', where: 'customer_id IS NOT NULL' },
+};
+
+/**
+ * `SELECT <outer> FROM (<settled rows> UNION ALL <unsettled rows>) <tail>`: each inner SELECT is
+ * `inner(count)` with `count` the counting aggregate for its days, both grouped by `groupBy`.
+ */
+function countedSql(
+  plan: CountingPlan,
+  shape: { inner: (count: string) => string; groupBy?: string; outer: string; tail?: string; where?: string[]; params?: Record<string, SqlParam> },
+): string {
+  const { where, params } = filterConditions(plan.filter);
+  where.push(...(shape.where ?? []));
+  Object.assign(params, shape.params);
+  const ranges = plan.unsettled.map((range, i) => {
+    const bounds: string[] = [];
+    if (range.start !== undefined) {
+      bounds.push(`timestamp_ms >= {u${i}s:Int64}`);
+      params[`u${i}s`] = range.start;
+    }
+    if (range.end !== undefined) {
+      bounds.push(`timestamp_ms < {u${i}e:Int64}`);
+      params[`u${i}e`] = range.end;
+    }
+    return bounds.length === 0 ? '1' : `(${bounds.join(' AND ')})`;
+  });
+  const unsettled = ranges.join(' OR ');
+  const base = where.join(' AND ');
+  const grouped = shape.groupBy === undefined ? '' : ` GROUP BY ${shape.groupBy}`;
+  const part = (count: string, condition: string | undefined) =>
+    `SELECT ${shape.inner(count)} FROM ${plan.db}.${EVENTS_TABLE} WHERE ${base}${condition === undefined ? '' : ` AND ${condition}`}${grouped}`;
+  const parts =
+    ranges.length === 0 ? [part('count()', undefined)] : [part('count()', `NOT (${unsettled})`), part('uniqExact(id)', `(${unsettled})`)];
+  return bindQuery(`SELECT ${shape.outer} FROM (${parts.join(' UNION ALL ')})${shape.tail ?? ''}`, params);
+}
+
+/** Every matching event and the distinct customers among them: one row { n, customers }. */
+export function totalsSql(plan: CountingPlan): string {
+  return countedSql(plan, {
+    inner: (count) => `${count} AS n, uniqExactState(customer_id) AS c`,
+    outer: 'sum(n) AS n, uniqExactMerge(c) AS customers',
+  });
+}
+
+/**
+ * Counts per bucket (and group value): rows { k, b, n }, b the bucket's index from `originMs` in
+ * steps of `bucketMs` (every matching time is at or after the origin, so the division floors).
+ */
+export function bucketCountsSql(plan: CountingPlan, buckets: { originMs: number; bucketMs: number }, group?: { field: EventGroupField; keys: readonly string[] }): string {
+  const column = group === undefined ? undefined : GROUP_COLUMNS[group.field];
+  const key = column === undefined ? "''" : column.expr;
+  const where = column === undefined ? [] : [`has({keys:Array(String)}, ${column.expr})`, ...(column.where === undefined ? [] : [column.where])];
+  return countedSql(plan, {
+    inner: (count) => `${key} AS k, intDiv(timestamp_ms - {origin:Int64}, {bucket:Int64}) AS b, ${count} AS n`,
+    groupBy: 'k, b',
+    outer: 'k, b, sum(n) AS n',
+    tail: ' GROUP BY k, b',
+    where,
+    params: { origin: buckets.originMs, bucket: buckets.bucketMs, ...(group === undefined ? {} : { keys: [...group.keys] }) },
+  });
+}
+
+/** The `limit` values of a field with the most events: rows { k, n, last }, largest first, then by key. */
+export function topSql(plan: CountingPlan, field: EventGroupField, limit: number): string {
+  const column = GROUP_COLUMNS[field];
+  return countedSql(plan, {
+    inner: (count) => `${column.expr} AS k, ${count} AS n, max(timestamp_ms) AS last`,
+    groupBy: 'k',
+    outer: 'k, sum(n) AS n, max(last) AS last',
+    tail: ' GROUP BY k ORDER BY n DESC, k ASC LIMIT {limit:UInt32}',
+    where: column.where === undefined ? [] : [column.where],
+    params: { limit },
+  });
+}
+
+/** The active parts per day partition of the events table: rows { partition_id, parts }. */
+export function partitionsSql(database: string): string {
+  return bindQuery(
+    'SELECT partition_id, count() AS parts FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active GROUP BY partition_id',
+    { database, table: EVENTS_TABLE },
+  );
+}
+
+/** Days of the table holding more than one part, from `first` to `last` (yyyymmdd): rows { partition_id, parts }. */
+export function unsettledPartitionsSql(database: string, first: string, last: string): string {
+  return bindQuery(
+    'SELECT partition_id, count() AS parts FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active AND partition_id >= {first:String} AND partition_id <= {last:String} GROUP BY partition_id HAVING parts > 1',
+    { database, table: EVENTS_TABLE, first, last },
+  );
+}
+
+export function dropPartitionSql(db: QuotedIdentifier, partitionId: string): string {
+  return bindQuery(`ALTER TABLE ${db}.${EVENTS_TABLE} DROP PARTITION ID {partition:String}`, { partition: partitionId });
+}
+
+/** Merges a day's parts into one; ReplacingMergeTree keeps one copy of each event while merging. */
+export function compactPartitionSql(db: QuotedIdentifier, partitionId: string): string {
+  return bindQuery(`OPTIMIZE TABLE ${db}.${EVENTS_TABLE} PARTITION ID {partition:String} FINAL`, { partition: partitionId });
 }
 
 /**
@@ -129,13 +264,13 @@ export function selectEventsSql(db: QuotedIdentifier, query: EventQuery, after: 
  * `mutations_sync`, so the caller waits with pendingMutationsSql.
  */
 export function deleteAppSql(db: QuotedIdentifier, appId: string): string {
-  return bindQuery(`ALTER TABLE ${db}.events DELETE WHERE app_id = {appId:String}`, { appId });
+  return bindQuery(`ALTER TABLE ${db}.${EVENTS_TABLE} DELETE WHERE app_id = {appId:String}`, { appId });
 }
 
 export function pendingMutationsSql(database: string): string {
   return bindQuery(
-    "SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND table = 'events' AND is_done = 0",
-    { database },
+    'SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND table = {table:String} AND is_done = 0',
+    { database, table: EVENTS_TABLE },
   );
 }
 
@@ -198,3 +333,8 @@ export function eventFromRow(row: unknown): StoredEvent {
 export function pendingFromRow(row: unknown): number {
   return z.object({ pending: int64 }).parse(row).pending;
 }
+
+export const totalsRow = z.object({ n: int64, customers: int64 });
+export const bucketCountRow = z.object({ k: z.string(), b: int64, n: int64 });
+export const topRow = z.object({ k: z.string(), n: int64, last: int64 });
+export const partitionRow = z.object({ partition_id: z.string(), parts: int64 });

@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
 import { bindQuery, quoteIdentifier, type QuotedIdentifier } from './sql.js';
+import { DAY_PARTITION_KEY } from './day-partitions.js';
+import { EVENT_COLUMNS, EVENTS_TABLE } from './clickhouse-sql.js';
 
 /**
  * Numbered schema migrations of the event store, and the runner both engines share.
@@ -19,6 +22,8 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly statements: readonly ((db: QuotedIdentifier) => string)[];
+  /** Work that needs answers from the engine, run after the statements; as idempotent as they are. */
+  readonly run?: (transport: ClickHouseTransport, database: string) => Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -54,7 +59,76 @@ PARTITION BY toYYYYMM(toDateTime(intDiv(timestamp_ms, 1000), 'UTC'))
 ORDER BY (app_id, timestamp_ms, id)`,
     ],
   },
+  {
+    // The same columns and sorting key, one partition per UTC day instead of per month (why: see
+    // day-partitions.ts), in a table of a new name so that no step can mistake one table for the other.
+    //
+    // Cost: every stored event is copied once, a month at a time (on a large installation, minutes,
+    // during which the starting process waits). Idempotent and safe to interrupt: the monthly table is
+    // first renamed to events_monthly_retired (after which a process still running the previous
+    // version fails to write, keeps its Kafka offsets and leaves those events to the new version),
+    // then copied with FINAL, so that each month arrives without repeated copies, then dropped. A
+    // process interrupted in between copies again on its next start; the copies that leaves behind are
+    // what every read already counts and lists once, and upkeep merges them away.
+    version: 2,
+    name: 'partition events by day',
+    statements: [
+      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${EVENTS_TABLE} (
+  app_id String,
+  timestamp_ms Int64,
+  id String,
+  event String,
+  customer_id Nullable(String),
+  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
+  data String,
+  metadata String,
+  ingested_at_ms Int64
+) ENGINE = ReplacingMergeTree()
+PARTITION BY ${DAY_PARTITION_KEY}
+ORDER BY (app_id, timestamp_ms, id)`,
+    ],
+    run: moveMonthlyEvents,
+  },
 ];
+
+const RETIRED_TABLE = 'events_monthly_retired';
+const MONTH_OF_ROW = "toYYYYMM(toDateTime(intDiv(timestamp_ms, 1000), 'UTC'))";
+
+async function moveMonthlyEvents(transport: ClickHouseTransport, database: string): Promise<void> {
+  const db = quoteIdentifier(database);
+  if (await tableExists(transport, database, 'events')) {
+    try {
+      await transport.exec(`RENAME TABLE ${db}.events TO ${db}.${RETIRED_TABLE}`);
+    } catch (err) {
+      // Another process renamed it first; carry on with the copy, as it does.
+      if (await tableExists(transport, database, 'events')) throw err;
+    }
+  }
+  if (!(await tableExists(transport, database, RETIRED_TABLE))) return;
+  const months = await transport.select(
+    bindQuery('SELECT DISTINCT partition_id FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active', {
+      database,
+      table: RETIRED_TABLE,
+    }),
+  );
+  for (const row of months) {
+    const month = z.object({ partition_id: z.string().regex(/^\d{6}$/) }).parse(row).partition_id;
+    await transport.exec(
+      bindQuery(
+        `INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM ${db}.${RETIRED_TABLE} FINAL WHERE ${MONTH_OF_ROW} = {month:UInt32}`,
+        { month: Number(month) },
+      ),
+    );
+  }
+  await transport.exec(`DROP TABLE IF EXISTS ${db}.${RETIRED_TABLE}`);
+}
+
+async function tableExists(transport: ClickHouseTransport, database: string, table: string): Promise<boolean> {
+  const rows = await transport.select(
+    bindQuery('SELECT count() AS n FROM system.tables WHERE database = {database:String} AND name = {table:String}', { database, table }),
+  );
+  return rows.some((row) => Number((row as { n?: unknown }).n) > 0);
+}
 
 /** Creates the database if missing and applies the migrations it has not recorded, in order. */
 export async function applyMigrations(
@@ -79,6 +153,7 @@ ORDER BY version`);
     for (const statement of migration.statements) {
       await transport.exec(statement(db));
     }
+    await migration.run?.(transport, database);
     await transport.exec(
       bindQuery(`INSERT INTO ${db}.schema_migrations (version, name) VALUES ({version:UInt32}, {name:String})`, {
         version: migration.version,

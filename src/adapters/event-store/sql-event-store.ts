@@ -1,14 +1,39 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
+  bucketCountRow,
+  bucketCountsSql,
+  compactPartitionSql,
   deleteAppSql,
+  dropPartitionSql,
   eventFromRow,
   insertEventsSql,
+  partitionRow,
+  partitionsSql,
   pendingFromRow,
   pendingMutationsSql,
   selectEventsSql,
+  topRow,
+  topSql,
+  totalsRow,
+  totalsSql,
+  unsettledPartitionsSql,
+  type CountingPlan,
 } from './clickhouse-sql.js';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
-import type { EventPosition, EventQuery, EventStore } from '../../ports/event-store.js';
+import type {
+  EventCounts,
+  EventCountsQuery,
+  EventFilter,
+  EventPosition,
+  EventQuery,
+  EventSeries,
+  EventStore,
+  EventStoreUpkeep,
+  EventTopItem,
+  EventTopQuery,
+} from '../../ports/event-store.js';
+import { dayPartitionOf, dayRangeOf, mergeDayRanges } from './day-partitions.js';
+import { entryOf } from '../../lib/map-entry.js';
 import { applyMigrations } from './migrations.js';
 import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
 import type { StoredEvent } from '../../domain/events.js';
@@ -21,7 +46,15 @@ export interface SqlEventStoreOptions {
    * rows, so on a big table it can take a while; it keeps running (and completes) after a timeout.
    */
   readonly deleteTimeoutMs?: number;
+  /** Events older than this many days are not read and are dropped by upkeep; 0 keeps everything. */
+  readonly retentionDays?: number;
+  /** The clock retention and upkeep go by. */
+  readonly now?: () => number;
 }
+
+const DAY_MS = 86_400_000;
+/** Past days compacted per round of upkeep at most: a round stays short, the next one goes on. */
+const COMPACTIONS_PER_UPKEEP = 4;
 
 const MAX_LIMIT = 1000;
 // Re-fetch size cap for the rare page thinned by not-yet-merged copies (see query()).
@@ -35,6 +68,8 @@ export class SqlEventStore implements EventStore {
   readonly #database: string;
   readonly #db: QuotedIdentifier;
   readonly #deleteTimeoutMs: number;
+  readonly #retentionMs: number | undefined;
+  readonly #now: () => number;
 
   constructor(transport: ClickHouseTransport, options: SqlEventStoreOptions) {
     this.#transport = transport;
@@ -42,6 +77,15 @@ export class SqlEventStore implements EventStore {
     // Validates the name up front: a bad one fails at wiring time, not at the first query.
     this.#db = quoteIdentifier(options.database);
     this.#deleteTimeoutMs = options.deleteTimeoutMs ?? 120_000;
+    const days = options.retentionDays ?? 0;
+    if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`retentionDays must be a whole number of days, got ${days}`);
+    this.#retentionMs = days === 0 ? undefined : days * DAY_MS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The oldest time a read may return, or undefined when everything is kept. */
+  #notBefore(): number | undefined {
+    return this.#retentionMs === undefined ? undefined : this.#now() - this.#retentionMs;
   }
 
   async migrate(): Promise<void> {
@@ -50,7 +94,7 @@ export class SqlEventStore implements EventStore {
 
   async insert(events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
-    // One statement unless the batch spans more months than one INSERT may; a retry after a partial
+    // One statement unless the batch spans more days than one INSERT may; a retry after a partial
     // failure writes the first ones again, which the table's deduplication by id absorbs.
     for (const statement of insertEventsSql(this.#db, events)) await this.#transport.exec(statement);
   }
@@ -63,15 +107,14 @@ export class SqlEventStore implements EventStore {
    * heavily duplicated range takes few rounds.
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_LIMIT) {
-      throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${query.limit}`);
-    }
+    assertLimit(query.limit);
     const events: StoredEvent[] = [];
     const seen = new Set<string>();
     let after: EventPosition | undefined = query.after;
     let fetch = query.limit;
+    const notBefore = this.#notBefore();
     for (;;) {
-      const rows = await this.#transport.select(selectEventsSql(this.#db, query, after, fetch));
+      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore }, after, fetch));
       for (const row of rows) {
         const event = eventFromRow(row);
         if (!seen.has(event.id)) {
@@ -84,6 +127,80 @@ export class SqlEventStore implements EventStore {
       if (rows.length < fetch) return events;
       fetch = Math.min(fetch * 2, MAX_FETCH);
     }
+  }
+
+  async counts(query: EventCountsQuery): Promise<EventCounts> {
+    assertLimit(query.limit);
+    if (!Number.isSafeInteger(query.bucketMs) || query.bucketMs < 1) throw new RangeError(`bucketMs must be a positive integer, got ${query.bucketMs}`);
+    const plan = await this.#plan(query);
+    const buckets = { originMs: Math.floor(query.from.getTime() / query.bucketMs) * query.bucketMs, bucketMs: query.bucketMs };
+    const totalsQuery = this.#transport.select(totalsSql(plan)).then(([row]) => totalsRow.parse(row));
+    let keys: { key: string | null; total: number }[] = [];
+    let bucketRows: unknown[];
+    if (query.groupBy === undefined) {
+      bucketRows = await this.#transport.select(bucketCountsSql(plan, buckets));
+    } else {
+      const top = (await this.#transport.select(topSql(plan, query.groupBy, query.limit))).map((row) => topRow.parse(row));
+      keys = top.map((row) => ({ key: row.k, total: row.n }));
+      bucketRows = keys.length === 0 ? [] : await this.#transport.select(bucketCountsSql(plan, buckets, { field: query.groupBy, keys: top.map((row) => row.k) }));
+    }
+    const totals = await totalsQuery;
+    const byKey = new Map<string, Map<number, number>>();
+    for (const raw of bucketRows) {
+      const row = bucketCountRow.parse(raw);
+      entryOf(byKey, row.k, () => new Map<number, number>()).set(buckets.originMs + row.b * buckets.bucketMs, row.n);
+    }
+    const series: EventSeries[] =
+      query.groupBy === undefined
+        ? [{ key: null, total: totals.n, buckets: byKey.get('') ?? new Map() }]
+        : keys.map(({ key, total }) => ({ key, total, buckets: byKey.get(key ?? '') ?? new Map() }));
+    return { total: totals.n, uniqueCustomers: totals.customers, series };
+  }
+
+  async top(query: EventTopQuery): Promise<EventTopItem[]> {
+    assertLimit(query.limit);
+    const rows = await this.#transport.select(topSql(await this.#plan(query), query.by, query.limit));
+    return rows.map((raw) => {
+      const row = topRow.parse(raw);
+      return { key: row.k, count: row.n, lastSeen: new Date(row.last) };
+    });
+  }
+
+  /** What counting needs besides the filter: which days of the range may hold copies (see CountingPlan). */
+  async #plan(filter: EventFilter): Promise<CountingPlan> {
+    const notBefore = this.#notBefore();
+    const from = Math.max(filter.from.getTime(), notBefore ?? -Infinity);
+    const to = filter.to.getTime();
+    const rows = from >= to ? [] : await this.#transport.select(unsettledPartitionsSql(this.#database, dayPartitionOf(from), dayPartitionOf(to - 1)));
+    const unsettled = mergeDayRanges(rows.map((row) => dayRangeOf(partitionRow.parse(row).partition_id)));
+    return { db: this.#db, filter: { ...filter, notBefore }, unsettled };
+  }
+
+  /**
+   * Drops every day that ended before the retention's cutoff, then compacts past days stored in more
+   * than one part, newest first, a few per round. Today is left to the engine's own merges, since its
+   * parts keep arriving. Two processes doing this at once drop or merge the same day twice, which
+   * changes nothing.
+   */
+  async upkeep(): Promise<EventStoreUpkeep> {
+    const partitions = (await this.#transport.select(partitionsSql(this.#database))).map((row) => partitionRow.parse(row));
+    const notBefore = this.#notBefore();
+    const today = dayRangeOf(dayPartitionOf(this.#now()));
+    const dropped: string[] = [];
+    const compacted: string[] = [];
+    const pastDays = partitions
+      .map((p) => ({ id: p.partition_id, parts: p.parts, range: dayRangeOf(p.partition_id) }))
+      .sort((a, b) => b.id.localeCompare(a.id));
+    for (const day of pastDays) {
+      if (notBefore !== undefined && day.range.end !== undefined && day.range.end <= notBefore) {
+        await this.#transport.exec(dropPartitionSql(this.#db, day.id));
+        dropped.push(day.id);
+      } else if (day.parts > 1 && day.range.end !== undefined && today.start !== undefined && day.range.end <= today.start && compacted.length < COMPACTIONS_PER_UPKEEP) {
+        await this.#transport.exec(compactPartitionSql(this.#db, day.id));
+        compacted.push(day.id);
+      }
+    }
+    return { dropped: dropped.sort(), compacted };
   }
 
   async deleteApp(appId: string): Promise<void> {
@@ -118,5 +235,11 @@ export class SqlEventStore implements EventStore {
 
   async close(): Promise<void> {
     await this.#transport.close();
+  }
+}
+
+function assertLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${limit}`);
   }
 }

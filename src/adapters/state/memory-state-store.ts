@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DueAbsence, KeyBound, MatchOutcome, MatchRecord, MessageHandler, RuleCounters, StateStore } from '../../ports/state-store.js';
 import { RuleMemory } from '../../domain/rule-decision.js';
+import { entryOf } from '../../lib/map-entry.js';
 
 /**
  * Embedded mode's state: one process, so a Map is the whole truth and every operation is atomic by
@@ -134,8 +135,7 @@ export class MemoryStateStore implements StateStore {
       if (this.#live(key)) return false;
       this.#entries.set(key, { value, expiresAt: expiry(ttlMs) });
       const now = Date.now();
-      let keys = this.#scopes.get(bound.scope);
-      if (!keys) this.#scopes.set(bound.scope, (keys = new Map<string, number>()));
+      const keys = entryOf(this.#scopes, bound.scope, () => new Map<string, number>());
       keys.delete(key);
       keys.set(key, now);
       // Oldest first: those past the window leave the scope (their own TTL governs them), then as many

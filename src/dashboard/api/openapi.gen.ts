@@ -284,6 +284,46 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/apps/{appId}/stats/events": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Count events over time
+         * @description Counts per bucket of [from, to) (default: the 24 h up to now), every bucket present (0 when empty); at most 1500 buckets. Exact: an event stored twice counts once.
+         */
+        readonly get: operations["countEvents"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/apps/{appId}/stats/top": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The event names, customers or levels with the most events
+         * @description Largest count first, then by key, over [from, to) (default: the 24 h up to now). Events without a customer id are left out of `by=customer_id`.
+         */
+        readonly get: operations["topEventValues"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/apps/{appId}/destinations": {
         readonly parameters: {
             readonly query?: never;
@@ -677,6 +717,42 @@ export interface components {
             readonly timestamp: string;
             /** Format: date-time */
             readonly ingestedAt: string;
+        };
+        readonly EventCounts: {
+            /** Format: date-time */
+            readonly from: string;
+            /** Format: date-time */
+            readonly to: string;
+            /** @enum {string} */
+            readonly interval: "minute" | "hour" | "day";
+            /** @description Every matching event, whether in a listed series or not */
+            readonly total: number;
+            /** @description Distinct customer ids among the matching events */
+            readonly uniqueCustomers: number;
+            readonly series: readonly {
+                /** @description The group's value; null for the one series without groupBy */
+                readonly key: string | null;
+                readonly total: number;
+                readonly buckets: readonly {
+                    /**
+                     * Format: date-time
+                     * @description UTC-aligned; the bucket covers [start, start + interval)
+                     */
+                    readonly start: string;
+                    readonly count: number;
+                }[];
+            }[];
+        };
+        readonly EventTop: {
+            readonly items: readonly {
+                readonly key: string;
+                readonly count: number;
+                /**
+                 * Format: date-time
+                 * @description Timestamp of the newest matching event
+                 */
+                readonly lastSeen: string;
+            }[];
         };
         readonly CreatedDestination: {
             /** Format: uuid */
@@ -2772,6 +2848,187 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly countEvents: {
+        readonly parameters: {
+            readonly query?: {
+                readonly level?: "info" | "warning" | "error" | "success";
+                /** @description Event name */
+                readonly type?: string;
+                readonly customer_id?: string;
+                /** @description Start of the time range (inclusive) */
+                readonly from?: string;
+                /** @description End of the time range (exclusive) */
+                readonly to?: string;
+                /** @description Bucket length; by default minute up to 6 h, hour up to 14 days, else day */
+                readonly interval?: "minute" | "hour" | "day";
+                /** @description One series per value of this field */
+                readonly groupBy?: "level" | "event" | "customer_id";
+                /** @description With groupBy: the number of series, the largest by total */
+                readonly limit?: number;
+            };
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Counts over time */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["EventCounts"];
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials with insufficient scope */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly topEventValues: {
+        readonly parameters: {
+            readonly query: {
+                readonly level?: "info" | "warning" | "error" | "success";
+                /** @description Event name */
+                readonly type?: string;
+                readonly customer_id?: string;
+                /** @description Start of the time range (inclusive) */
+                readonly from?: string;
+                /** @description End of the time range (exclusive) */
+                readonly to?: string;
+                /** @description The field whose values are ranked */
+                readonly by: "level" | "event" | "customer_id";
+                readonly limit?: number;
+            };
+            readonly header?: never;
+            readonly path: {
+                /** @description The app UUID or the app slug */
+                readonly appId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The top values */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["EventTop"];
                 };
             };
             /** @description Validation error: `message` says what is wrong, `details` lists each problem */

@@ -1,24 +1,34 @@
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { cursorPageQueryFields, defineRoute, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import type { ApiDeps } from './api-deps.js';
-import { EVENT_LEVELS, type StoredEvent } from '../../domain/events.js';
+import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
 
 const dateTime = (what: string) =>
   z.iso.datetime({ offset: true, error: `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z` }).describe(what);
 
-const listQuery = z
-  .object({
-    level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).optional(),
-    type: z.string().regex(EVENT_NAME_PATTERN, 'must be an event name: 1 to 200 characters of A-Z a-z 0-9 . _ : -').optional().describe('Event name'),
-    customer_id: z.string().min(1, 'must be a non-empty string').max(256, 'must be at most 256 characters').optional(),
-    from: dateTime('Start of the time range (inclusive)').optional(),
-    to: dateTime('End of the time range (exclusive)').optional(),
-    ...cursorPageQueryFields,
-  })
-  .strict();
+/** The filters of every event read: the list, the counts and the top lists. */
+export const eventFilterFields = {
+  level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).optional(),
+  type: z.string().regex(EVENT_NAME_PATTERN, 'must be an event name: 1 to 200 characters of A-Z a-z 0-9 . _ : -').optional().describe('Event name'),
+  customer_id: z.string().min(1, 'must be a non-empty string').max(256, 'must be at most 256 characters').optional(),
+  from: dateTime('Start of the time range (inclusive)').optional(),
+  to: dateTime('End of the time range (exclusive)').optional(),
+};
+
+/** The filters as the services take them, with from and to as dates. */
+export function eventFilterOf(query: { level?: EventLevel | undefined; type?: string | undefined; customer_id?: string | undefined; from?: string | undefined; to?: string | undefined }) {
+  return {
+    level: query.level,
+    type: query.type,
+    customerId: query.customer_id,
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+  };
+}
+
+const listQuery = z.object({ ...eventFilterFields, ...cursorPageQueryFields }).strict();
 
 export const eventSchema = z
   .object({
@@ -66,20 +76,7 @@ export function eventRoutes(deps: ApiDeps): AnyRoute[] {
       query: listQuery,
       responses: { 200: { description: 'One page of events', schema: eventPageSchema } },
       handler: async ({ params, query, principal }) => {
-        const from = query.from === undefined ? undefined : new Date(query.from);
-        const to = query.to === undefined ? undefined : new Date(query.to);
-        if (from && to && from.getTime() >= to.getTime()) {
-          throw new DomainError('validation_failed', 'from: must be earlier than to', { details: [{ path: 'from', message: 'must be earlier than to' }] });
-        }
-        const page = await deps.services.events.list(principal.accountId, params.appId, {
-          level: query.level,
-          type: query.type,
-          customerId: query.customer_id,
-          from,
-          to,
-          limit: query.limit,
-          cursor: query.cursor,
-        });
+        const page = await deps.services.events.list(principal.accountId, params.appId, { ...eventFilterOf(query), limit: query.limit, cursor: query.cursor });
         return { status: 200, body: { items: page.items.map(eventView), nextCursor: page.nextCursor } };
       },
     }),

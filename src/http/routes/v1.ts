@@ -10,6 +10,7 @@ import { ingestRoutes } from './ingest.route.js';
 import { notificationRuleRoutes } from './notification-rules.route.js';
 import { openApiRoute } from './openapi.route.js';
 import { schemaRoutes } from './schemas.route.js';
+import { statsRoutes } from './stats.route.js';
 
 /** The version of the API's interface description, the OpenAPI document's `info.version`. */
 export const API_VERSION = '1.0.0';
@@ -23,6 +24,7 @@ export function v1Routes(deps: ApiDeps): AnyRoute[] {
     ...defaultMetadataRoutes(deps),
     ...ingestRoutes(deps),
     ...eventRoutes(deps),
+    ...statsRoutes(deps),
     ...destinationRoutes(deps),
     ...notificationRuleRoutes(deps),
     ...deliveryRoutes(deps),
