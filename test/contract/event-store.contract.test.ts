@@ -193,6 +193,23 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
         }
       });
 
+      it('pages through events spread from the future back to before 1970, across every read window', async () => {
+        // Pages are read through time windows growing back from their upper end; these events sit
+        // in the first window and well beyond the last bounded one.
+        const appId = newApp();
+        const now = Date.now();
+        const offsets = [20 * 3_600_000, 0, -1_800_000, -5 * 3_600_000, -3 * 86_400_000, -40 * 86_400_000, -2 * 365 * 86_400_000, -now - 86_400_000];
+        const events = offsets.flatMap((offset, i) => [0, 1].map((j) => makeEvent(appId, { id: idFor(i * 2 + j), level: j === 0 ? 'error' : 'info', timestamp: new Date(now + offset) })));
+        await store.insert(events);
+        const expected = ids(newestFirst(events));
+        for (const limit of [1, 2, 3, 16]) expect(ids((await readAllPages(store, { appId, limit })).flat()), `limit ${limit}`).toEqual(expected);
+        expect(ids((await readAllPages(store, { appId, limit: 2, level: 'error' })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.level === 'error'))));
+        const to = new Date(now - 4 * 3_600_000);
+        expect(ids((await readAllPages(store, { appId, limit: 3, to })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.timestamp < to))));
+        const from = new Date(now - 4 * 86_400_000);
+        expect(ids((await readAllPages(store, { appId, limit: 3, from, to })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.timestamp >= from && e.timestamp < to))));
+      });
+
       it('keeps earlier pages stable while newer events arrive', async () => {
         const appId = newApp();
         const events = Array.from({ length: 10 }, (_, i) => makeEvent(appId, { id: idFor(i), timestamp: new Date(T0 + i) }));

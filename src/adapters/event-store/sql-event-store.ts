@@ -53,6 +53,11 @@ export interface SqlEventStoreOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** The first window a page is read through, and how much longer each next one is (see query()). */
+const FIRST_WINDOW_MS = 3_600_000;
+const WINDOW_GROWTH = 8;
+/** A window reaching further back than this reads the rest of the range at once. */
+const WHOLE_RANGE_MS = 100 * 365 * DAY_MS;
 /** Past days compacted per round of upkeep at most: a round stays short, the next one goes on. */
 const COMPACTIONS_PER_UPKEEP = 4;
 
@@ -105,6 +110,13 @@ export class SqlEventStore implements EventStore {
    * more rows, it reads on strictly after the last row seen, which also skips that row's remaining
    * copies. Each round moves the position forward, so the loop ends; the fetch size doubles so even a
    * heavily duplicated range takes few rounds.
+   *
+   * The engine cannot stop at the first rows of the sorting order (18.16 has no read-in-order): a
+   * query over all of an app's events sorts all of them to return 25. So a page is read through time
+   * windows reaching back from its upper end (the cursor, `to`, or now), the first an hour long and
+   * each next one WINDOW_GROWTH times longer, until the page is full or the range is exhausted; a
+   * window that filled the fetch is read on before the next one opens. A busy app's page costs one
+   * small query; a quiet app's a few more. A lookup by id reads without windows.
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
     assertLimit(query.limit);
@@ -112,9 +124,13 @@ export class SqlEventStore implements EventStore {
     const seen = new Set<string>();
     let after: EventPosition | undefined = query.after;
     let fetch = query.limit;
-    const notBefore = this.#notBefore();
+    const floor = maxDefined(query.from?.getTime(), this.#notBefore());
+    const top = query.after?.timestamp.getTime() ?? query.to?.getTime() ?? this.#now();
+    let reach = query.id === undefined ? FIRST_WINDOW_MS : Infinity;
     for (;;) {
-      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore }, after, fetch));
+      const windowFloor = reach >= WHOLE_RANGE_MS ? undefined : top - reach;
+      const last = windowFloor === undefined || (floor !== undefined && windowFloor <= floor);
+      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore: last ? floor : windowFloor }, after, fetch));
       for (const row of rows) {
         const event = eventFromRow(row);
         if (!seen.has(event.id)) {
@@ -124,8 +140,13 @@ export class SqlEventStore implements EventStore {
         if (events.length === query.limit) return events;
         after = { timestamp: event.timestamp, id: event.id };
       }
-      if (rows.length < fetch) return events;
-      fetch = Math.min(fetch * 2, MAX_FETCH);
+      if (rows.length === fetch) {
+        fetch = Math.min(fetch * 2, MAX_FETCH);
+      } else if (last) {
+        return events;
+      } else {
+        reach *= WINDOW_GROWTH;
+      }
     }
   }
 
@@ -242,4 +263,10 @@ function assertLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${limit}`);
   }
+}
+
+/** The largest of the defined values, or undefined when none is. */
+function maxDefined(...values: (number | undefined)[]): number | undefined {
+  const defined = values.filter((v): v is number => v !== undefined);
+  return defined.length === 0 ? undefined : Math.max(...defined);
 }
