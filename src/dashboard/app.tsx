@@ -6,8 +6,10 @@ import { AppsPage } from './pages/apps-page';
 import { ClientSecretsPage } from './pages/client-secrets-page';
 import { DeliveriesTab } from './pages/deliveries-tab';
 import { DestinationsTab } from './pages/destinations-tab';
+import { EventPage } from './pages/event-page';
 import { EventsTab } from './pages/events-tab';
 import { NotFoundPage } from './pages/not-found-page';
+import { OverviewTab } from './pages/overview-tab';
 import { RulesTab } from './pages/rules-tab';
 import { SchemasTab } from './pages/schemas-tab';
 import { SettingsTab } from './pages/settings-tab';
@@ -43,11 +45,13 @@ export function App() {
         <Route index element={<AppsPage />} />
         <Route path="client-secrets" element={<ClientSecretsPage />} />
         <Route path="apps/:appId" element={<AppPage />}>
-          <Route index element={<Navigate to="schemas" replace />} />
+          <Route index element={<Navigate to="overview" replace />} />
+          <Route path="overview" element={<OverviewTab />} />
           <Route path="schemas" element={<SchemasTab />} />
           <Route path="destinations" element={<DestinationsTab />} />
           <Route path="rules" element={<RulesTab />} />
           <Route path="events" element={<EventsTab />} />
+          <Route path="events/:eventId" element={<EventPage />} />
           <Route path="deliveries" element={<DeliveriesTab />} />
           <Route path="settings" element={<SettingsTab />} />
         </Route>

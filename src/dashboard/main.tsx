@@ -10,6 +10,7 @@ import './styles/layout.css';
 import './styles/forms.css';
 import './styles/controls.css';
 import './styles/dialogs.css';
+import './styles/overview.css';
 // Last: the narrow-screen rules override the ones above.
 import './styles/phones.css';
 

@@ -33,15 +33,19 @@ function dryRunLine(page: Page): Locator {
   return page.getByRole('status').filter({ hasText: /^Would have fired/ }).and(page.locator(':not([aria-busy="true"])'));
 }
 
-/** Ingests events with the API key and waits until all of them are readable. */
-async function ingestAndWait(ctx: WorkflowContext, eventName: string, events: readonly object[]): Promise<string[]> {
+/**
+ * Ingests events with the API key and waits until every one of them is readable in the app's list
+ * (of `eventName` only, when given: the list shows 100 at most).
+ */
+export async function ingestAndWait(ctx: WorkflowContext, events: readonly object[], eventName?: string): Promise<string[]> {
   const ingested = await ctx.ingest(events);
   expect(ingested.status).toBe(202);
   const ids = (ingested.body.events as Array<{ id: string }>).map((e) => e.id);
+  const filter = eventName === undefined ? '' : `&type=${encodeURIComponent(eventName)}`;
   await until(
-    `${events.length} ${eventName} events readable`,
-    async () => (await ctx.api('GET', `/v1/apps/${ctx.appId}/events?type=${encodeURIComponent(eventName)}&limit=100`)).body.items.length as number,
-    (n) => n === events.length,
+    `${events.length} ${eventName ?? ''} events readable`,
+    async () => new Set(((await ctx.api('GET', `/v1/apps/${ctx.appId}/events?limit=100${filter}`)).body.items as Array<{ id: string }>).map((e) => e.id)),
+    (readable) => ids.every((id) => readable.has(id)),
     { timeout: PIPELINE_TIMEOUT_MS, interval: 250 },
   );
   return ids;
@@ -61,7 +65,6 @@ export async function thresholdAndAbsenceRules(ctx: WorkflowContext, destination
   const customers = ['cus_a', 'cus_a', 'cus_a', 'cus_b', 'cus_b', 'cus_c', 'cus_c'];
   await ingestAndWait(
     ctx,
-    'login.failed',
     customers.map((customer, i) => ({
       event: 'login.failed',
       customer_id: customer,
@@ -70,6 +73,7 @@ export async function thresholdAndAbsenceRules(ctx: WorkflowContext, destination
       // Markup in event data is text in the preview, never an element.
       data: { ip: `10.0.0.${i + 1}`, agent: '<b>curl</b>' },
     })),
+    'login.failed',
   );
 
   await openAppTab(page, 'Rules');

@@ -22,6 +22,7 @@ import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js
 import { startService, type ServiceProcess } from '../helpers/service-process.js';
 import { requestJson } from '../helpers/http-json.js';
 import { retryFailedDelivery, snoozeAndUnsnooze, thresholdAndAbsenceRules, type WorkflowContext } from './alerting-steps.js';
+import { barToEvents, eventByUrl, overviewTotalsAndRanges, phoneEventsList, seedOverviewEvents, signIn, watchCspViolations } from './overview-steps.js';
 
 /**
  * The whole dashboard workflow (create an app, define schemas, add destinations, create rules, send a
@@ -164,6 +165,16 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     await dialog.getByRole('button', { name: confirmName, exact: true }).click();
   }
 
+  /** The plain HTTP calls of one app: the API with the bootstrap secret, ingest with the app's key. */
+  function appContext(ui: Tab, appId: string, apiKey: string): WorkflowContext {
+    return {
+      ui,
+      appId,
+      api: (method, urlPath, body) => http(method, urlPath, bearer(bootstrapSecret), body),
+      ingest: (body) => http('POST', '/v1/ingest', { 'x-api-key': apiKey }, body),
+    };
+  }
+
   async function openAppTab(page: Page, name: 'Schemas' | 'Destinations' | 'Rules' | 'Events' | 'Deliveries' | 'Settings'): Promise<void> {
     // How a tab shows in the URL is the dashboard's business; each step waits for its own content.
     await link(page, name).click();
@@ -203,7 +214,7 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     await expectVisible(page.getByRole('heading', { name: APP_NAME, exact: true }));
     const appId = /\/apps\/([^/?#]+)/.exec(new URL(page.url()).pathname)?.[1] ?? '';
     expect(appId).not.toBe('');
-    for (const name of ['Schemas', 'Destinations', 'Rules', 'Events', 'Deliveries', 'Settings']) await expectVisible(link(page, name));
+    for (const name of ['Overview', 'Schemas', 'Destinations', 'Rules', 'Events', 'Deliveries', 'Settings']) await expectVisible(link(page, name));
 
     // --- Schemas: order.paid with a required number and an enum ----------------------------------
     await openAppTab(page, 'Schemas');
@@ -400,12 +411,7 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     expect(deliveriesNow.body.items.map((d: any) => d.eventId)).not.toContain(smallId);
 
     // --- Triggers, templates and checks; snooze; a failed delivery sent again (./alerting-steps.ts) ---
-    const alerting: WorkflowContext = {
-      ui,
-      appId,
-      api: (method, urlPath, body) => http(method, urlPath, bearer(bootstrapSecret), body),
-      ingest: (body) => http('POST', '/v1/ingest', { 'x-api-key': firstKey }, body),
-    };
+    const alerting = appContext(ui, appId, firstKey);
     await thresholdAndAbsenceRules(alerting, DESTINATION);
     await snoozeAndUnsnooze(alerting, RULE, { event: EVENT_NAME, customer_id: 'cus_snoozed', data: { amount: 500, plan: 'pro' } }, receiver!.requests);
     await retryFailedDelivery(alerting, flaky!);
@@ -524,5 +530,27 @@ describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
     const [editorWidth, editorViewport] = await overflow();
     await ui.step('phone-rule-editor');
     expect(editorWidth, 'the rule editor scrolls sideways on a phone').toBeLessThanOrEqual(editorViewport);
+
+    // The events list: time, event and level of every row on screen; an event's page one tap away.
+    await phoneEventsList(appContext(ui, phoneAppId, created.body.apiKey as string));
+  });
+
+  it('shows an app overview: totals and top lists per range, a bar that opens its events, an event by its URL', async () => {
+    // This test's own app and events, of known ages (./overview-steps.ts).
+    const created = await http('POST', '/v1/apps', bearer(bootstrapSecret), { name: 'Overview shop' });
+    expect(created.status).toBe(201);
+    const ui = await open();
+    const { page } = ui;
+    const ctx = appContext(ui, created.body.app.id as string, created.body.apiKey as string);
+    const seeded = await seedOverviewEvents(ctx);
+    const cspViolations = await watchCspViolations(page);
+
+    await signIn(page, bootstrapSecret);
+    await page.getByRole('list').getByRole('link', { name: 'Overview shop' }).click();
+    await overviewTotalsAndRanges(ctx, seeded);
+    await barToEvents(ctx, seeded);
+    await eventByUrl(ctx, seeded);
+    expect(cspViolations, 'the overview, its chart and the event pages keep to the CSP').toEqual([]);
+    expect(ui.consoleLog(), 'the console reports no CSP violation').not.toMatch(/Content Security Policy/i);
   });
 });

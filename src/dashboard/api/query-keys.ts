@@ -9,6 +9,10 @@ export const queryKeys = {
   destinations: (appId: string) => ['apps', appId, 'destinations'] as const,
   rules: (appId: string) => ['apps', appId, 'rules'] as const,
   events: (appId: string) => ['apps', appId, 'events'] as const,
+  /** Under `events`: a new event refreshes an open one too (it may be the one that was missing). */
+  event: (appId: string, eventId: string) => ['apps', appId, 'events', 'one', eventId] as const,
+  /** The overview's counts and top lists. */
+  stats: (appId: string) => ['apps', appId, 'stats'] as const,
   deliveries: (appId: string) => ['apps', appId, 'deliveries'] as const,
   /** Under `deliveries`: whatever refreshes the log refreshes an open delivery's attempts too. */
   delivery: (appId: string, deliveryId: string) => ['apps', appId, 'deliveries', 'one', deliveryId] as const,

@@ -47,6 +47,16 @@ export type MetadataValue = Schemas['Event']['metadata'][string];
 export type DefaultMetadata = Schemas['DefaultMetadata'];
 export type IngestResponse = Schemas['IngestResponse'];
 
+/**
+ * GET /v1/apps/{appId}/stats/events: counts per bucket, one series per group value (key null when
+ * not grouped); every bucket of the range is present, empty ones with count 0.
+ */
+export type EventStats = Schemas['EventCounts'];
+/** Bucket lengths of the counts. */
+export type StatsInterval = EventStats['interval'];
+/** GET /v1/apps/{appId}/stats/top: the values of a field with the most events, largest count first. */
+export type EventTop = Schemas['EventTop'];
+
 /** The cursor-paged lists: events and deliveries. */
 export interface Page<T> {
   readonly items: readonly T[];

@@ -5,6 +5,24 @@ export function localDateTime(iso: string | null | undefined, never = '—'): st
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
+/** A `datetime-local` value (the reader's local time, to the minute) for an instant. */
+export function localInputValue(ms: number): string {
+  const date = new Date(ms);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A count as the reader's locale writes it: `1,234`. */
+export function wholeNumber(count: number): string {
+  return count.toLocaleString();
+}
+
+/** `part` of `whole` as a percentage to one decimal (`28.6%`); `—` when the whole is 0. */
+export function share(part: number, whole: number): string {
+  if (whole === 0) return '—';
+  return (part / whole).toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 });
+}
+
 /** JSON for reading: two-space indentation. */
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2);

@@ -6,6 +6,7 @@ import { useApi } from '../api/session';
 import type { NotificationRule, SnoozeInput } from '../api/types';
 import { Dialog } from './dialog';
 import { ErrorAlert } from './error-alert';
+import { localInputValue } from './format';
 
 interface SnoozeDialogProps {
   readonly appId: string;
@@ -15,13 +16,6 @@ interface SnoozeDialogProps {
 
 /** The API's longest snooze: 30 days. */
 const MAX_SNOOZE_MS = 30 * 86_400_000;
-
-/** A `datetime-local` value (the reader's local time, to the minute) for an instant. */
-function localInputValue(ms: number): string {
-  const date = new Date(ms);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 /**
  * Snoozes a rule for an hour, a day, or until a time the reader picks in their own time zone. A

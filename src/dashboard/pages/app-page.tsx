@@ -9,6 +9,7 @@ import { Loading } from '../components/loading';
 import type { AppContext } from './app-context';
 
 const TABS = [
+  ['overview', 'Overview'],
   ['schemas', 'Schemas'],
   ['destinations', 'Destinations'],
   ['rules', 'Rules'],

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { segment } from '../api/client';
 import { LIST_QUERY, queryKeys } from '../api/query-keys';
 import { useApi } from '../api/session';
@@ -7,8 +8,8 @@ import type { EventSchema, Page, StoredEvent } from '../api/types';
 import { DataTable } from '../components/data-table';
 import { EmptyState } from '../components/empty-state';
 import { ErrorAlert } from '../components/error-alert';
-import { EventFilters, type EventFilterValues } from '../components/event-filters';
-import { EventRow } from '../components/event-row';
+import { EventFilters, eventsSearch, filtersFromSearch } from '../components/event-filters';
+import { EVENT_COLUMNS, EventRow } from '../components/event-row';
 import { Loading } from '../components/loading';
 import { Pager } from '../components/pager';
 import { TestEventForm } from '../components/test-event-form';
@@ -19,17 +20,20 @@ import { useAppContext } from './app-context';
 const ARRIVAL_WATCH_MS = 15_000;
 const PAGE_SIZE = 25;
 
+/** The app's events, newest first, filtered by the URL's query (so that a filtered list is a link). */
 export function EventsTab() {
   const { app } = useAppContext();
   const api = useApi();
   const queryClient = useQueryClient();
-  const [filters, setFilters] = useState<EventFilterValues>({});
-  const pages = useCursorPages();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = filtersFromSearch(searchParams);
+  const search = eventsSearch(filters);
+  const pages = useCursorPages(search);
   const [awaiting, setAwaiting] = useState<{ readonly id: string; readonly until: number } | null>(null);
 
   const schemas = useQuery({ queryKey: queryKeys.schemas(app.id), queryFn: () => api.get<EventSchema[]>(`/v1/apps/${segment(app.id)}/schemas`, LIST_QUERY) });
   const events = useQuery({
-    queryKey: [...queryKeys.events(app.id), filters, pages.cursor],
+    queryKey: [...queryKeys.events(app.id), search, pages.cursor],
     queryFn: () => api.get<Page<StoredEvent>>(`/v1/apps/${segment(app.id)}/events`, { ...filters, limit: PAGE_SIZE, cursor: pages.cursor }),
     placeholderData: keepPreviousData,
     // Events are readable within 2 s of their 202: watch for the test event.
@@ -58,9 +62,13 @@ export function EventsTab() {
 
       <div className="card">
         <EventFilters
+          // The form starts again from the URL whenever that changes (a link followed, Back pressed).
+          key={search}
+          initial={filters}
           onApply={(applied) => {
-            setFilters(applied);
-            pages.first();
+            // The same filters again leave the URL as it is: back to their first page all the same.
+            if (eventsSearch(applied) === search) pages.first();
+            setSearchParams(eventsSearch(applied));
           }}
           onRefresh={() => void events.refetch()}
           refreshing={events.isFetching}
@@ -74,9 +82,9 @@ export function EventsTab() {
       ) : events.data.items.length === 0 ? (
         <EmptyState>{pages.pageNumber === 1 ? 'No events match these filters.' : 'No more events.'}</EmptyState>
       ) : (
-        <DataTable caption="Events, newest first" columns={['Time', 'Event', 'Level', 'Customer', 'Details']}>
+        <DataTable caption="Events, newest first" columns={EVENT_COLUMNS} stackOnPhones>
           {events.data.items.map((event) => (
-            <EventRow key={event.id} event={event} />
+            <EventRow key={event.id} event={event} listSearch={search} />
           ))}
         </DataTable>
       )}
