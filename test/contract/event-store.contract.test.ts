@@ -112,7 +112,7 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
         expect(ids(await store.query({ appId, limit: 1000 }))).toEqual(ids(newestFirst(events)));
       });
 
-      it('stores a batch whose timestamps span more months than one INSERT may touch partitions', async () => {
+      it('stores a batch whose timestamps span more days than one INSERT may touch partitions', async () => {
         // A backfill over 25 years, pre-1970 months included: current engines refuse an INSERT block over
         // 100 partitions (days), which would fail the batch on every retry.
         const appId = newApp();

@@ -124,19 +124,22 @@ const smallEventArb = eventShape(
 );
 
 const DAY_MS = 24 * HOUR_MS;
-/** The service's limit on the calendar months (UTC) one request's events may fall in. */
-export const MONTHS_PER_REQUEST = 12;
+/** The service's limit on the distinct days (UTC dates) one request's events may fall on. */
+export const DAYS_PER_REQUEST = 31;
+/** How far apart a near batch's timestamps may lie: twice the limit, so that batches meet it and break it. */
+const MAX_SPREAD_DAYS = 2 * DAYS_PER_REQUEST;
 
 /**
  * A batch whose timestamps lie near one another, as a real client's do: within `spreadDays` of a common
- * base, which is under a year as often as not, so that batches meet the month limit and break it.
+ * base, under a month as often as not. A full batch falls on as many days as its spread allows, so that
+ * batches meet the day limit and break it.
  */
 function nearBatchArb(eventArb: fc.Arbitrary<Event>, length: { minLength: number; maxLength: number }): fc.Arbitrary<Event[]> {
   return fc
     .record({
       events: fc.array(eventArb, length),
-      base: fc.integer({ min: EARLIEST_MS, max: Date.now() - 800 * DAY_MS }),
-      spreadDays: fc.integer({ min: 0, max: 800 }),
+      base: fc.integer({ min: EARLIEST_MS, max: Date.now() - MAX_SPREAD_DAYS * DAY_MS }),
+      spreadDays: fc.integer({ min: 0, max: MAX_SPREAD_DAYS }),
       recent: fc.boolean(),
     })
     .map(({ events, base, spreadDays, recent }) => {
@@ -149,16 +152,15 @@ function nearBatchArb(eventArb: fc.Arbitrary<Event>, length: { minLength: number
 }
 
 /**
- * The index of the first event that makes the batch span more than MONTHS_PER_REQUEST calendar months
- * (UTC; an event without a timestamp is now), or undefined: where the service must answer 400.
+ * The index of the first event that makes the batch fall on more than DAYS_PER_REQUEST distinct days
+ * (UTC dates; an event without a timestamp is now), or undefined: where the service must answer 400.
  */
-export function beyondMonthLimit(events: readonly Event[]): number | undefined {
-  const months = new Set<string>();
+export function beyondDayLimit(events: readonly Event[]): number | undefined {
+  const days = new Set<string>();
   for (let i = 0; i < events.length; i++) {
     const timestamp = events[i]!.timestamp;
-    const date = new Date(typeof timestamp === 'string' ? Date.parse(timestamp) : Date.now());
-    months.add(`${date.getUTCFullYear()}-${date.getUTCMonth()}`);
-    if (months.size > MONTHS_PER_REQUEST) return i;
+    days.add(new Date(typeof timestamp === 'string' ? Date.parse(timestamp) : Date.now()).toISOString().slice(0, 10));
+    if (days.size > DAYS_PER_REQUEST) return i;
   }
   return undefined;
 }

@@ -150,7 +150,7 @@ export async function filterFixtures(service: FuzzService, appId: string, apiKey
     customer_id: customers[i % customers.length]!,
     timestamp: new Date(Date.UTC(2019, 0, 1) + i * 17 * 86_400_000).toISOString(),
   }));
-  // Twenty at a time: 340 days, within the twelve calendar months one request may span.
+  // Twenty at a time: twenty distinct days (17 apart), within the 31 days one request may fall on.
   for (let i = 0; i < events.length; i += 20) {
     const body = JSON.stringify(events.slice(i, i + 20));
     const stored = await service.client.send({ method: 'POST', path: '/v1/ingest', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });

@@ -78,7 +78,7 @@ describe.each(MODES)('POST /v1/ingest (%s)', (mode) => {
   it('defaults level to info, data to {} and the timestamp to now; keeps a given timestamp', async () => {
     const { appId, apiKey } = await newApp();
     const before = Date.now();
-    // Ten days ago, written with an offset (relative to now: one request spans at most 12 months).
+    // Ten days ago, written with an offset (relative to now: one request falls on at most 31 days).
     const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000);
     const given = `${new Date(tenDaysAgo.getTime() + 3_600_000).toISOString().slice(0, 23)}+01:00`;
     const res = await ingest(apiKey, [{ event: 'a' }, { event: 'b', timestamp: given }]);

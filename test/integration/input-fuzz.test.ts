@@ -6,10 +6,10 @@ import { hostileBody, hostileExpectation, hostileNeedsDetails, hostileRecipeArb 
 import {
   BODY_LIMIT_BYTES,
   CHECKED_SCHEMA,
+  DAYS_PER_REQUEST,
   MAX_DATA_DEPTH,
-  MONTHS_PER_REQUEST,
   anyJsonArb,
-  beyondMonthLimit,
+  beyondDayLimit,
   conformingEventArb,
   hasLoneSurrogate,
   hasProtoKey,
@@ -127,8 +127,8 @@ describe('input fuzz against a real service process', () => {
         const context = `POST /v1/ingest, ${c.label}, ${c.form}, ${bytes.length} bytes`;
         wellBehaved(answer, context);
         if (bytes.length > BODY_LIMIT_BYTES) return expect(answer.status, context).toBe(413);
-        // A well-formed batch over too many calendar months is refused at its first event beyond them.
-        const beyond = c.owed === 202 && Array.isArray(c.body) ? beyondMonthLimit(c.body) : undefined;
+        // A well-formed batch over too many days is refused at its first event beyond them.
+        const beyond = c.owed === 202 && Array.isArray(c.body) ? beyondDayLimit(c.body) : undefined;
         if (beyond !== undefined) {
           expectDetailed400(answer, context);
           expect(answer.json.details, context).toContainEqual(expect.objectContaining({ path: `${beyond}.timestamp` }));
@@ -258,19 +258,20 @@ describe('input fuzz against a real service process', () => {
   it("never fails one app's valid request because of another app's request sent at the same moment", { timeout: TEST_TIMEOUT_MS }, async ({ annotate }) => {
     const attacker = await service.newApp('attacker');
     const victim = await service.newApp('victim');
-    const MONTHS_SINCE_1900 = (new Date().getUTCFullYear() - 1900) * 12;
-    // A hundred events over as many months as one request may span (12), or over more (refused): a
-    // store that partitions by month sees every month of a batch at once.
-    const spreadBatch = fc.record({ kind: fc.constant('spread' as const), first: fc.nat({ max: MONTHS_SINCE_1900 - 1_200 }), months: fc.integer({ min: 2, max: 100 }) });
+    // From 1970 on, where every day is a partition of its own (earlier times share the first one).
+    const DAYS_SINCE_1970 = Math.floor(Date.now() / 86_400_000);
+    // A hundred events over as many days as one request may fall on (31), or over more (refused): a
+    // store that partitions by day sees every day of a batch at once.
+    const spreadBatch = fc.record({ kind: fc.constant('spread' as const), first: fc.nat({ max: DAYS_SINCE_1970 - 100 }), days: fc.integer({ min: 2, max: 100 }) });
     const attack = fc.oneof(hostileRecipeArb.map((recipe) => ({ kind: 'hostile' as const, recipe })), spreadBatch);
     const cases = fc.record({ attacks: fc.array(attack, { minLength: 1, maxLength: 3 }), victims: fc.integer({ min: 1, max: 3 }) });
     await property(annotate, "cross-app: another app's request never fails this one", cases, async (c) => {
       const attacks = c.attacks.map((a) => {
         if (a.kind === 'hostile') return { label: JSON.stringify(a.recipe), spread: false, owed: undefined, body: hostileBody(a.recipe, uniqueName('attack')) };
         const name = uniqueName('spread');
-        const events = Array.from({ length: 100 }, (_, i) => ({ event: name, timestamp: new Date(Date.UTC(1900, a.first + (i % a.months), 1, 12)).toISOString() }));
-        const owed = a.months <= MONTHS_PER_REQUEST ? 202 : 400;
-        return { label: `100 events over ${a.months} months from 1900 + ${a.first} months`, spread: true, owed, body: Buffer.from(JSON.stringify(events)) };
+        const events = Array.from({ length: 100 }, (_, i) => ({ event: name, timestamp: new Date(Date.UTC(1970, 0, 1 + a.first + (i % a.days), 12)).toISOString() }));
+        const owed = a.days <= DAYS_PER_REQUEST ? 202 : 400;
+        return { label: `100 events over ${a.days} days from 1970-01-01 + ${a.first} days`, spread: true, owed, body: Buffer.from(JSON.stringify(events)) };
       });
       const victims = Array.from({ length: c.victims }, (_, i) => JSON.stringify({ event: 'victim.ok', data: { i } }));
       const answers = await Promise.all([...attacks.map((a) => ingest(attacker.apiKey, a.body)), ...victims.map((body) => ingest(victim.apiKey, body))]);
@@ -281,7 +282,7 @@ describe('input fuzz against a real service process', () => {
         expect(answer.status, `${context}\nthe other app's valid event → ${describeAnswer(answer)}`).toBe(202);
       });
       // What each hostile body itself is owed is the hostile-values property's business; a spread batch
-      // gets its 202 within the month limit and a 400 beyond it.
+      // gets its 202 within the day limit and a 400 beyond it.
       attacks.forEach((a, i) => {
         expect(answers[i]!.ms, `${context}\n${a.label}: answered in ${answers[i]!.ms.toFixed(0)} ms`).toBeLessThan(ANSWER_BUDGET_MS);
         if (a.owed !== undefined) expect(answers[i]!.status, `${context}\n${a.label} → ${describeAnswer(answers[i]!)}`).toBe(a.owed);

@@ -176,12 +176,14 @@ describe.each(MODES)('limits on input (%s)', (mode) => {
     }
   });
 
-  it('refuses a batch whose timestamps span more than 12 calendar months, naming the first event beyond', async () => {
-    const month = (n: number) => new Date(Date.UTC(2024, n, 10)).toISOString();
-    const thirteen = Array.from({ length: 13 }, (_, n) => ({ event: 'backfill', timestamp: month(n) }));
-    expectValidationError(await ingest(thirteen), '12.timestamp', /must fall within 12 calendar months/);
-    const twelve = await ingest([...thirteen.slice(0, 12), ...thirteen.slice(0, 12)]);
-    expect(twelve.status).toBe(202);
+  it('refuses a batch whose timestamps fall on more than 31 days, naming the first event beyond', async () => {
+    const at = (day: number, hour: number) => ({ event: 'backfill', timestamp: new Date(Date.UTC(2024, 0, 1 + day, hour)).toISOString() });
+    // A month and a day of backfill, one event a day: the 32nd day is one too many.
+    const thirtyTwo = Array.from({ length: 32 }, (_, day) => at(day, 12));
+    expectValidationError(await ingest(thirtyTwo), '31.timestamp', /must fall on at most 31 distinct days/);
+    // 31 days, each at its first and last hour, are one request's worth.
+    const thirtyOne = await ingest(Array.from({ length: 31 }, (_, day) => [at(day, 0), at(day, 23)]).flat());
+    expect(thirtyOne.status).toBe(202);
   });
 
   it('answers a known path asked with another method with 405 and Allow, and says nosniff on every response', async () => {

@@ -41,7 +41,7 @@ const WELL_FORMED: unknown[] = [
   json({ event: 'e', data: nested(32) }),
   json({ event: 'e', data: { list: [[[[['deep', 1]]]]] } }),
   json([BASE]),
-  json(Array.from({ length: 12 }, (_, n) => ({ event: 'e', timestamp: new Date(Date.UTC(2020, n, 28, 23, 59)).toISOString() }))),
+  json(Array.from({ length: 31 }, (_, n) => ({ event: 'e', timestamp: new Date(Date.UTC(2020, 0, 1 + n, 23, 59)).toISOString() }))),
   json(Array.from({ length: 100 }, (_, i) => ({ ...BASE, data: { i } }))),
 ];
 
@@ -97,9 +97,9 @@ function brokenBodies(): unknown[] {
   bodies.push(json(Array.from({ length: 101 }, () => BASE)));
   bodies.push(json([BASE, { ...BASE, level: 'fatal' }]));
   bodies.push(json([BASE, [BASE]]));
-  // Thirteen calendar months in one batch (the twelve before this one, and this one without a timestamp).
-  const monthsAgo = (n: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - n, 15)).toISOString();
-  bodies.push(json([{ event: 'e' }, ...Array.from({ length: 12 }, (_, n) => ({ event: 'e', timestamp: monthsAgo(n + 1) }))]));
+  // Thirty-two days in one batch (the 31 before today, and today's event without a timestamp).
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+  bodies.push(json([{ event: 'e' }, ...Array.from({ length: 31 }, (_, n) => ({ event: 'e', timestamp: daysAgo(n + 1) }))]));
   bodies.push(undefined);
   return bodies;
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { MAX_EVENT_DATA_DEPTH, jsonValueProblem } from '../../domain/json-limits.js';
-import { MAX_MONTHS_PER_REQUEST, firstBeyondMonthLimit } from '../../domain/months.js';
 import { isJsonObject } from '../../domain/json-object.js';
+import { MAX_DAYS_PER_REQUEST, firstBeyondDayLimit } from '../../domain/request-days.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS } from '../../domain/events.js';
 
@@ -53,11 +53,11 @@ export const ingestEventSchema = z
   .strict()
   .meta({ id: 'IngestEvent' });
 
-const MONTHS_MESSAGE = `the events of one request must fall within ${MAX_MONTHS_PER_REQUEST} calendar months (UTC); send events further apart in separate requests`;
+const DAYS_MESSAGE = `the events of one request must fall on at most ${MAX_DAYS_PER_REQUEST} distinct days (UTC dates); send the events of other days in separate requests`;
 
-/** The index of the event whose timestamp makes the batch span too many months, or undefined. */
-function beyondMonthLimit(events: ReadonlyArray<{ readonly timestamp?: string | undefined }>): number | undefined {
-  return firstBeyondMonthLimit(events.map((e) => (e.timestamp === undefined ? undefined : new Date(e.timestamp))), new Date());
+/** The index of the event whose timestamp makes the batch fall on too many days, or undefined. */
+function beyondDayLimit(events: ReadonlyArray<{ readonly timestamp?: string | undefined }>): number | undefined {
+  return firstBeyondDayLimit(events.map((e) => (e.timestamp === undefined ? undefined : new Date(e.timestamp))), new Date());
 }
 
 export const ingestBodySchema = z.union([
@@ -67,8 +67,8 @@ export const ingestBodySchema = z.union([
     .min(1, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
     .max(MAX_EVENTS_PER_REQUEST, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
     .superRefine((events, ctx) => {
-      const index = beyondMonthLimit(events);
-      if (index !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'timestamp'], message: MONTHS_MESSAGE });
+      const index = beyondDayLimit(events);
+      if (index !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'timestamp'], message: DAYS_MESSAGE });
     }),
 ]);
 
@@ -94,7 +94,7 @@ export function wellFormedIngestBody(raw: unknown): IngestBody | undefined {
     if (!event) return undefined;
     events.push(event);
   }
-  return beyondMonthLimit(events) === undefined ? events : undefined;
+  return beyondDayLimit(events) === undefined ? events : undefined;
 }
 
 function wellFormedEvent(raw: unknown): IngestEvent | undefined {
