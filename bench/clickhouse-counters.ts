@@ -1,14 +1,16 @@
 import { createClient } from '@clickhouse/client';
+import type { ReadCost } from './results.js';
 
 /**
  * What ClickHouse did during a step, from its cumulative counters (system.events): how many INSERT
  * statements the worker sent and how many rows each carried, and how many rows background merges
  * rewrote. Every INSERT makes a new part and merges then rewrite the parts into larger ones, so many
- * small inserts cost ClickHouse CPU out of proportion to the rows. The counters are server-wide
- * (18.16 has no query_log here): another test run using ClickHouse at the same time adds to them.
+ * small inserts cost ClickHouse CPU out of proportion to the rows; and for the reads benchmark, what
+ * its SELECTs read. The counters are server-wide (18.16 has no query_log here): another test run
+ * using ClickHouse at the same time adds to them.
  */
 
-const COUNTERS = ['InsertQuery', 'InsertedRows', 'SelectQuery', 'MergedRows'] as const;
+const COUNTERS = ['InsertQuery', 'InsertedRows', 'SelectQuery', 'MergedRows', 'SelectedMarks', 'ReadCompressedBytes'] as const;
 type Counter = (typeof COUNTERS)[number];
 export type ClickHouseSnapshot = Readonly<Record<Counter, number>>;
 
@@ -47,4 +49,10 @@ export function clickhouseActivity(before: ClickHouseSnapshot, after: ClickHouse
     selectsPerSecond: d('SelectQuery') / seconds,
     mergedRowsPerInsertedRow: d('InsertedRows') > 0 ? d('MergedRows') / d('InsertedRows') : 0,
   };
+}
+
+/** What the SELECTs of `requests` read requests cost ClickHouse, per request (the reads benchmark). */
+export function readCost(before: ClickHouseSnapshot, after: ClickHouseSnapshot, requests: number): ReadCost {
+  const per = (c: Counter): number => (after[c] - before[c]) / requests;
+  return { selects: per('SelectQuery'), marks: per('SelectedMarks'), compressedBytes: per('ReadCompressedBytes') };
 }

@@ -184,6 +184,95 @@ export interface AlertsResult {
   readonly duplicateWebhooks: number;
 }
 
+/** One app of the reads benchmark's data set. */
+export interface ReadsAppSize {
+  readonly events: number;
+  readonly customers: number;
+}
+
+/** How the reads benchmark's events were written, and the state the store was left in. */
+export interface ReadsSeeding {
+  /** Events in the table after seeding. */
+  readonly rows: number;
+  readonly insertStatements: number;
+  /** The INSERTs, one after the other. */
+  readonly insertSeconds: number;
+  /** Rounds of the store's upkeep until it found no past day left in several parts, and their time. */
+  readonly upkeepRounds: number;
+  readonly compactedDays: number;
+  readonly compactSeconds: number;
+  /** Day partitions and active parts of today's, after compaction (the engine may merge today's later). */
+  readonly partitions: number;
+  readonly partsToday: number;
+  /** The table's bytes on disk, compressed. */
+  readonly bytes: number;
+  /** The events' time range (ISO 8601): the 30 days up to when seeding started. */
+  readonly from: string;
+  readonly to: string;
+  /** Events of the large app that the filtered reads match, over the whole range. */
+  readonly largeAppMatches: { readonly levelError: number; readonly type: number; readonly customer: number };
+}
+
+/** ClickHouse's server-wide counters over one read case's measured requests, per request. */
+export interface ReadCost {
+  readonly selects: number;
+  /** Granules of 8,192 rows the SELECTs chose to read (SelectedMarks): what the primary key did not rule out. */
+  readonly marks: number;
+  /** Compressed bytes read from the columns' files (ReadCompressedBytes), page cache included. */
+  readonly compressedBytes: number;
+}
+
+export type ReadKind = 'list' | 'stats' | 'top';
+
+/** One read request, timed over and over with the same parameters. */
+export interface ReadCase {
+  /** `large` (10 M events) or `small` (one of the 1 M-event apps). */
+  readonly app: 'large' | 'small';
+  readonly kind: ReadKind;
+  /** What it asks, in words: "first page, level=error", "24 h by minute, groupBy=level". */
+  readonly label: string;
+  /** The path and query as sent, the app id as {appId} and a cursor as {cursor}. */
+  readonly request: string;
+  /** Unmeasured requests before the samples (fewer than five for reads of seconds). */
+  readonly warmup: number;
+  readonly latency: LatencySummary & { readonly samplesMs: readonly number[] };
+  /** What the last measured answer held, to show the read did its work: "25 events", "total 9,974,210". */
+  readonly answer: string;
+  /** Distributed mode only; null in embedded mode (chDB runs inside the service). */
+  readonly cost: ReadCost | null;
+  /** CPU during the measured requests, by process group as in the load steps; null when the case failed. */
+  readonly cpu: CpuUsage | null;
+  /** Why the case stopped early (a status other than 200, too few pages); null when it ran through. */
+  readonly error: string | null;
+}
+
+export interface ReadsTarget {
+  /** "distributed (api + worker)" or "embedded". */
+  readonly label: string;
+  readonly kind: 'distributed' | 'embedded';
+  /** The engine that held the events: "ClickHouse 18.16.1", "chDB 3.4.0 (engine 26.7.2.1)". */
+  readonly engine: string;
+  readonly seeding: ReadsSeeding;
+  readonly cases: readonly ReadCase[];
+}
+
+/**
+ * The reads benchmark (bench/reads.ts). It carries its own run's time, command and code: a run of
+ * `--only reads` keeps the other parts of the results file it replaces (see bench/run.ts).
+ */
+export interface ReadsResult extends RunInfo {
+  /** The data set: events and customers per app (the first is the large one), days, event names. */
+  readonly dataset: {
+    readonly apps: readonly ReadsAppSize[];
+    readonly days: number;
+    readonly eventNames: number;
+    readonly type: string;
+    readonly customer: string;
+  };
+  readonly targets: readonly ReadsTarget[];
+  readonly problems: readonly string[];
+}
+
 export interface MachineInfo {
   readonly cpuModel: string;
   readonly cores: number;
@@ -192,10 +281,18 @@ export interface MachineInfo {
   readonly versions: Readonly<Record<string, string>>;
 }
 
-export interface BenchResults {
+/** When, how, on what and on which code a run measured. */
+export interface RunInfo {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly command: string;
+  readonly machine: MachineInfo;
+  /** The code measured, read at the start and at the end: they differ if someone edited src/ meanwhile. */
+  readonly code: { readonly start: CodeVersion; readonly end: CodeVersion };
+  readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
+}
+
+export interface BenchResults extends RunInfo {
   readonly settings: {
     readonly durationSeconds: number;
     readonly connections: readonly number[];
@@ -208,14 +305,12 @@ export interface BenchResults {
     readonly batchSize: number;
     readonly messageBytes: number;
   };
-  readonly machine: MachineInfo;
-  /** The code measured, read at the start and at the end: they differ if someone edited src/ meanwhile. */
-  readonly code: { readonly start: CodeVersion; readonly end: CodeVersion };
-  readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly targets: readonly TargetResult[];
   readonly kafkaPerf: KafkaPerfResult | null;
   /** Absent in results written before the alerts benchmark existed; null when not measured. */
   readonly alerts?: AlertsResult | null;
+  /** Absent in results written before the reads benchmark existed; null when not measured. */
+  readonly reads?: ReadsResult | null;
   /** Things that went wrong but did not stop the run (a failed clean-up, a ceiling that could not run). */
   readonly problems: readonly string[];
 }

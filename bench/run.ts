@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,9 @@ import { mergeProbeResults, readabilityProbe } from './probe.js';
 import { summariseProfile } from './profile-summary.js';
 import { batchStats, endOffsets, readRecordBatches, type EndOffsets } from './kafka-batches.js';
 import { findStackProcesses, postgresPids, type StackProcesses } from './processes.js';
+import { benchReads } from './reads.js';
 import { renderReport } from './report.js';
-import type { AlertsResult, BenchResults, KafkaPerfResult, LoadStep, ProbeResult, TargetKind, TargetResult } from './results.js';
+import type { AlertsResult, BenchResults, KafkaPerfResult, LoadStep, ProbeResult, ReadsResult, TargetKind, TargetResult } from './results.js';
 import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackAddresses } from './stack.js';
 import { startBareServer, startDistributed, startEmbedded, waitForStored, type ServiceSettings, type Target } from './targets.js';
 
@@ -36,13 +37,18 @@ import { startBareServer, startDistributed, startEmbedded, waitForStored, type S
  *      matches an `every` rule and a threshold rule of N = 2; in distributed mode (api + worker) with a
  *      webhook to a receiver in this process, then the absence alerts again in embedded mode
  *      (bench/alerts.ts; under two minutes);
- * then writes bench/results/latest.json and bench/REPORT.md. Options (after `npm run bench --`):
+ *   6. reads at scale: the event list, counts and top values over 10 million events of one app and
+ *      1 million of each of nine others, in distributed mode (ClickHouse 18.16) and embedded mode (chDB)
+ *      (bench/reads.ts; about ten minutes);
+ * then writes bench/results/latest.json and bench/REPORT.md. A run of the reads alone
+ * (`--only reads`) replaces only the reads of the results file and keeps its other parts, which take
+ * half an hour to measure again; the report says which run each part comes from. Options (after `npm run bench --`):
  *   --duration S        seconds per load step (10); also each latency and throughput phase of the
  *                       alerts part (the absence rules wait their fixed 10 s window)
  *   --connections LIST  concurrency steps (1,8,32,64,128)
  *   --shapes LIST       request shapes: single and/or batch (single,batch)
  *   --layout L          distributed layout: split (api + worker), all (one process) or both (both)
- *   --only LIST         subset of bare,kafka,embedded,distributed,alerts (all of them)
+ *   --only LIST         subset of bare,kafka,embedded,distributed,alerts,reads (all of them)
  *   --kafka-records N   records for kafka-producer-perf-test (1000000)
  *   --profile           CPU-profile the service processes; profiles, their SUMMARY-*.txt, the report and
  *                       the results go to bench/results/profiles/ (a profiled run is slower)
@@ -54,7 +60,7 @@ import { startBareServer, startDistributed, startEmbedded, waitForStored, type S
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What `--only` may name; a default run measures all of them. */
-const PARTS = ['bare', 'kafka', 'embedded', 'distributed', 'alerts'] as const;
+const PARTS = ['bare', 'kafka', 'embedded', 'distributed', 'alerts', 'reads'] as const;
 
 const { values: options } = parseArgs({
   options: {
@@ -109,6 +115,7 @@ for (const item of ONLY) {
 if (!['split', 'all', 'both'].includes(options.layout)) throw new Error(`--layout: expected split, all or both`);
 
 const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
+const stackReady = (): Promise<void> => waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
 
 /** Whatever runs or exists now and must not outlive the benchmark, also on Ctrl-C. */
 const cleanups = new Set<() => Promise<void>>();
@@ -206,7 +213,7 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
       log(describeStep(label, step));
     }
   }
-  noteRestarts(ctx, label, serversAtStart);
+  noteRestarts(ctx.problems, label, serversAtStart);
   const probes = steps.map((s) => s.probe).filter((p): p is ProbeResult => p !== null);
   return {
     kind,
@@ -221,12 +228,12 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
  * The integration suites stop and restart Kafka and ClickHouse (outage tests). Should one of them
  * run meanwhile, the figures of this target are not about the service: say so in the report.
  */
-function noteRestarts(ctx: RunContext, label: string, before: StackProcesses): void {
+function noteRestarts(problems: string[], label: string, before: StackProcesses): void {
   const after = findStackProcesses();
   for (const server of ['kafka', 'clickhouse'] as const) {
     if (before[server].join() !== after[server].join()) {
-      ctx.problems.push(`${server} was restarted (pid ${before[server].join() || 'none'} → ${after[server].join() || 'none'}) while ${label} was measured, probably by another test run; its figures are not trustworthy`);
-      log(ctx.problems.at(-1)!);
+      problems.push(`${server} was restarted (pid ${before[server].join() || 'none'} → ${after[server].join() || 'none'}) while ${label} was measured, probably by another test run; its figures are not trustworthy`);
+      log(problems.at(-1)!);
     }
   }
 }
@@ -310,7 +317,7 @@ async function main(): Promise<void> {
   if (ONLY.has('kafka')) {
     log(`kafka-producer-perf-test: ${KAFKA_RECORDS} records of ${messageBytes} bytes, acks=-1`);
     try {
-      await waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
+      await stackReady();
       kafkaPerf = await benchKafka(stack, stackProcesses.kafkaClasspath, messageBytes);
       log(`kafka-producer-perf-test: ${Math.round(kafkaPerf.recordsPerSecond)} records/s, p99 ${kafkaPerf.latencyMs.p99} ms`);
     } catch (err) {
@@ -325,7 +332,7 @@ async function main(): Promise<void> {
   if (ONLY.has('distributed')) {
     for (const layout of LAYOUTS) {
       const label = layout === 'split' ? 'distributed (api + worker)' : 'distributed (all in one process)';
-      await waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
+      await stackReady();
       log(`${label}: starting the service`);
       targets.push(await withCleanup(await startDistributed(stack, layout, settings), (t) => benchTarget(ctx, 'distributed', label, layout, t)));
     }
@@ -334,7 +341,7 @@ async function main(): Promise<void> {
   let alerts: AlertsResult | null = null;
   if (ONLY.has('alerts')) {
     const label = 'distributed (api + worker)';
-    await waitForStack(STACK_WAIT_MS, () => log('a stack service is down (another test run\'s outage test?); waiting for it'));
+    await stackReady();
     log(`alerts, ${label}: starting the service and the webhook receiver`);
     // The receiver outlives the service: attempts still in flight at its stop are answered.
     alerts = await withCleanup(await startAlertReceiver(), async (receiver) => {
@@ -353,7 +360,7 @@ async function main(): Promise<void> {
           log,
           problems,
         });
-        noteRestarts(ctx, `alerts (${label})`, serversAtStart);
+        noteRestarts(ctx.problems, `alerts (${label})`, serversAtStart);
         return result;
       });
       log('absence alerts, embedded: starting the service');
@@ -362,10 +369,29 @@ async function main(): Promise<void> {
     });
   }
 
-  const results: BenchResults = {
+  const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+  let reads: ReadsResult | null = null;
+  if (ONLY.has('reads')) {
+    reads = await benchReads({
+      stack,
+      settings,
+      machine,
+      command,
+      log,
+      withCleanup,
+      cpuGroups: (target) => cpuGroups(target, findStackProcesses(), 'benchmark (the read requests)'),
+      watchRestarts: (label, problems) => {
+        const serversAtStart = findStackProcesses();
+        return () => noteRestarts(problems, label, serversAtStart);
+      },
+      waitForStack: stackReady,
+    });
+  }
+
+  const measured: BenchResults = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
+    command,
     settings: {
       durationSeconds: DURATION_S,
       connections: CONNECTIONS,
@@ -384,13 +410,27 @@ async function main(): Promise<void> {
     targets,
     kafkaPerf,
     alerts,
+    reads,
     problems,
   };
+  const results = keptAlongside(measured);
   if (options.profile) writeProfileSummary(startedAt);
   mkdirSync(path.dirname(JSON_PATH), { recursive: true });
   writeFileSync(JSON_PATH, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(REPORT_PATH, renderReport(results));
   log(`wrote ${path.relative(ROOT, REPORT_PATH)} and ${path.relative(ROOT, JSON_PATH)}`);
+}
+
+/**
+ * A run of the reads alone adds them to the results file it replaces, whose other parts stay as they
+ * were measured (the reads carry their own run's time, command, code and machine). Any other run
+ * writes only what it measured, as before.
+ */
+function keptAlongside(measured: BenchResults): BenchResults {
+  if (ONLY.size !== 1 || !ONLY.has('reads') || !existsSync(JSON_PATH)) return measured;
+  const previous = JSON.parse(readFileSync(JSON_PATH, 'utf8')) as BenchResults;
+  log(`keeping the other parts of ${path.relative(ROOT, JSON_PATH)} (the run of ${previous.startedAt})`);
+  return { ...previous, reads: measured.reads ?? null };
 }
 
 const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');

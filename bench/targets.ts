@@ -32,9 +32,20 @@ export interface Target {
   readonly kafka: { readonly brokers: string[]; readonly eventsTopic: string } | null;
   /** Distributed mode: the ClickHouse server the worker writes to (its counters are read per step). */
   readonly clickhouseUrl: string | null;
+  /** Where the service keeps its events, for a benchmark that writes them directly (bench/reads-data.ts); null for the bare server. */
+  readonly eventStore: EventStoreLocation | null;
   /** Stops the processes and removes what the target created; safe to call twice. */
   stop(): Promise<void>;
 }
+
+/**
+ * The events table of a service: a database on the ClickHouse server, or one in chDB's data directory
+ * (embedded mode: only while the service is stopped, since chDB allows one data directory per process
+ * and the service holds it).
+ */
+export type EventStoreLocation =
+  | { readonly kind: 'clickhouse'; readonly url: string; readonly database: string }
+  | { readonly kind: 'chdb'; readonly path: string; readonly database: string };
 
 /**
  * Waits until the target's event store holds `expected` events; resolves with the seconds since
@@ -63,6 +74,11 @@ const UNLIMITED_RATE = '1000000000';
 export interface ServiceSettings {
   /** Extra environment for every service process (NODE_OPTIONS=--cpu-prof ... to profile). */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * Embedded mode: the DATA_DIR to run on, left in place at stop (its owner removes it), so that a
+   * later start finds the same apps and events. By default a fresh temporary one, removed at stop.
+   */
+  readonly dataDir?: string;
 }
 
 /** The bare node:http server (bench/bare-server.ts) in its own process. */
@@ -92,6 +108,7 @@ export async function startBareServer(): Promise<Target> {
     storedEvents: null,
     kafka: null,
     clickhouseUrl: null,
+    eventStore: null,
     stop: () =>
       (stopping ??= (async () => {
         if (child.exitCode === null) {
@@ -108,28 +125,41 @@ function newBootstrapSecret(): string {
 }
 
 /** One app through the public API, as a user would: its id and its API key. */
-async function createApp(url: string, clientSecret: string): Promise<{ appId: string; apiKey: string }> {
+export async function createApp(url: string, clientSecret: string, name = 'Benchmark'): Promise<{ appId: string; apiKey: string }> {
   const res = await fetch(`${url}/v1/apps`, {
     method: 'POST',
     headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Benchmark' }),
+    body: JSON.stringify({ name }),
   });
   const body = (await res.json()) as { app?: { id: string }; apiKey?: string };
   if (res.status !== 201 || !body.app || !body.apiKey) throw new Error(`POST /v1/apps answered ${res.status}: ${JSON.stringify(body)}`);
   return { appId: body.app.id, apiKey: body.apiKey };
 }
 
-/** Embedded mode: one process, SQLite and chDB in a fresh temporary DATA_DIR removed at stop. */
+/** The database embedded mode keeps its events in, named here so that a benchmark can find them. */
+const EMBEDDED_DATABASE = 'event_alerting';
+
+/**
+ * Embedded mode: one process, SQLite and chDB in a DATA_DIR: settings.dataDir, or a fresh temporary
+ * one removed at stop. Each start registers a new bootstrap secret of the same account, so apps made
+ * by an earlier start on the same directory are readable with this one's.
+ */
 export async function startEmbedded(settings: ServiceSettings): Promise<Target> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'eas-bench-'));
+  const dataDir = settings.dataDir ?? mkdtempSync(path.join(tmpdir(), 'eas-bench-'));
   const secret = newBootstrapSecret();
   let service: ServiceProcess | undefined;
   const stop = async (): Promise<void> => {
     await service?.stop('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (settings.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    service = await startService({ DATA_DIR: dataDir, BOOTSTRAP_CLIENT_SECRET: secret, RATE_LIMIT_POINTS: UNLIMITED_RATE, ...settings.extraEnv });
+    service = await startService({
+      DATA_DIR: dataDir,
+      CLICKHOUSE_DATABASE: EMBEDDED_DATABASE,
+      BOOTSTRAP_CLIENT_SECRET: secret,
+      RATE_LIMIT_POINTS: UNLIMITED_RATE,
+      ...settings.extraEnv,
+    });
     // The service still writes its line per request (that cost is measured); this process stops keeping them.
     service.stopCapturing();
     const app = await createApp(service.url, secret);
@@ -143,6 +173,8 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
       storedEvents: null,
       kafka: null,
       clickhouseUrl: null,
+      // Where src/container.ts puts chDB's files: DATA_DIR/chdb.
+      eventStore: { kind: 'chdb', path: path.join(dataDir, 'chdb'), database: EMBEDDED_DATABASE },
       stop: () => (stopping ??= stop()),
     };
   } catch (err) {
@@ -200,6 +232,7 @@ export async function startDistributed(stack: StackAddresses, layout: 'split' | 
       storedEvents: () => countStoredEvents(stack.clickhouseUrl, resources.clickhouseDatabase),
       kafka: { brokers: stack.kafkaBrokers, eventsTopic: topicsFor(resources.topicPrefix).events },
       clickhouseUrl: stack.clickhouseUrl,
+      eventStore: { kind: 'clickhouse', url: stack.clickhouseUrl, database: resources.clickhouseDatabase },
       stop: () => (stopping ??= stop()),
     };
   } catch (err) {
