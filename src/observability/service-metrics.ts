@@ -35,6 +35,7 @@ export interface ServiceMetrics {
   readonly clickhouseInsertErrors: Counter;
   readonly eventDaysDropped: Counter;
   readonly eventDaysCompacted: Counter;
+  readonly eventDaysRolledUp: Counter;
   readonly eventUpkeepErrors: Counter;
   readonly eventsDeadLettered: Counter;
   readonly ruleEvaluations: Counter;
@@ -85,6 +86,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     clickhouseInsertErrors: counter('eas_clickhouse_insert_errors_total', 'Failed INSERTs into the events table (the batch is retried)'),
     eventDaysDropped: counter('eas_event_days_dropped_total', 'Days of events deleted from the event store for being past the retention'),
     eventDaysCompacted: counter('eas_event_days_compacted_total', 'Past days of the event store merged into one part (which also removes repeated copies of an event)'),
+    eventDaysRolledUp: counter('eas_event_days_rolled_up_total', 'Past days of the event store whose counts were rolled up for the counting reads'),
     eventUpkeepErrors: counter('eas_event_upkeep_errors_total', 'Rounds of event store upkeep (retention, compaction) that failed; the next interval retries'),
     eventsDeadLettered: counter('eas_events_dead_lettered_total', 'Event messages or entries sent to the events dead-letter topic'),
     ruleEvaluations: counter('eas_rule_evaluations_total', "(rule, event) pairs evaluated: events of a watched name times that name's enabled rules"),

@@ -6,11 +6,11 @@ export interface EventStoreUpkeepDeps {
   readonly events: Pick<EventStore, 'upkeep'>;
   readonly intervalMs: number;
   readonly logger: Logger;
-  readonly metrics: Pick<ServiceMetrics, 'eventDaysDropped' | 'eventDaysCompacted' | 'eventUpkeepErrors'>;
+  readonly metrics: Pick<ServiceMetrics, 'eventDaysDropped' | 'eventDaysCompacted' | 'eventDaysRolledUp' | 'eventUpkeepErrors'>;
 }
 
 /**
- * Runs the event store's upkeep (EventStore.upkeep: retention and compaction) every interval, in each
+ * Runs the event store's upkeep (EventStore.upkeep: retention, compaction, rollups) every interval, in each
  * worker: several workers doing it at once is harmless, and one left running is enough. The first
  * round runs at start, so that a retention just shortened takes effect on disk without waiting.
  */
@@ -42,8 +42,9 @@ export class EventStoreUpkeep {
       const done = await events.upkeep();
       metrics.eventDaysDropped.inc(done.dropped.length);
       metrics.eventDaysCompacted.inc(done.compacted.length);
+      metrics.eventDaysRolledUp.inc(done.rolledUp.length);
       if (done.dropped.length > 0) logger.info({ days: done.dropped }, 'events past the retention deleted');
-      if (done.compacted.length > 0) logger.debug({ days: done.compacted }, 'event days compacted');
+      if (done.compacted.length > 0 || done.rolledUp.length > 0) logger.debug({ compacted: done.compacted, rolledUp: done.rolledUp }, 'event days compacted and rolled up');
     } catch (err) {
       metrics.eventUpkeepErrors.inc();
       logger.warn({ err }, 'event store upkeep failed; retrying at the next interval');

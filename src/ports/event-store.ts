@@ -91,6 +91,8 @@ export interface EventStoreUpkeep {
   readonly dropped: readonly string[];
   /** Past days stored in several parts, merged into one (which also removes repeated copies). */
   readonly compacted: readonly string[];
+  /** Past days in one part whose counts were rolled up, for counting reads to use. */
+  readonly rolledUp: readonly string[];
 }
 
 export interface EventStore {

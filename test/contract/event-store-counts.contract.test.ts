@@ -90,11 +90,50 @@ function countsContract(name: string, createHarness: () => Promise<EventStoreHar
       expect(done.dropped).toEqual([]);
       expect(done.compacted).toEqual(expect.arrayContaining(['20250610', '20250611', '20250612']));
       await expectExact(appId, events);
+      // The next round rolls the compacted days up; the reads that a rollup answers then use it.
+      expect((await store.upkeep()).rolledUp).toEqual(expect.arrayContaining(['20250610', '20250611', '20250612']));
+      expect((await store.upkeep()).rolledUp).toEqual([]);
+      await expectExact(appId, events);
 
       await withMergesStopped(harness.sql, database, EVENTS_TABLE, async () => {
         await store.insert(events.slice(0, 40));
         await expectExact(appId, events);
       });
+    });
+
+    it('counts a rolled-up day from its rollup only while its part is the one rolled up, and forgets a deleted app there too', async () => {
+      const own = testDatabaseName('rollups');
+      const clock = D0 + 5 * DAY;
+      const isolated = harness.open(own, { now: () => clock });
+      try {
+        await isolated.migrate();
+        const [kept, doomed] = [uniqueName('app'), uniqueName('app')];
+        const events = [...sampleEvents(kept, 300, 3), ...sampleEvents(doomed, 100, 4)];
+        await isolated.insert(events);
+        while ((await isolated.upkeep()).compacted.length > 0);
+        expect((await isolated.upkeep()).rolledUp).toEqual([]);
+        const whole = { from: new Date(D0), to: new Date(D0 + 3 * DAY) };
+        const keptEvents = events.filter((e) => e.appId === kept);
+        const count = async (appId: string) => comparable(await isolated.counts({ appId, ...whole, bucketMs: DAY, groupBy: 'customer_id', limit: 5 }));
+        expect(await count(kept)).toEqual(comparable(bruteCounts(keptEvents, whole, DAY, 'customer_id', 5)));
+        // A late copy of an event and a late new event split a day into two parts: read from the events again.
+        const late = makeEvent(kept, { customerId: 'c1', timestamp: new Date(D0 + DAY + 5) });
+        await withMergesStopped(harness.sql, own, EVENTS_TABLE, async () => {
+          await isolated.insert([keptEvents[0] as StoredEvent, late]);
+          expect(await count(kept)).toEqual(comparable(bruteCounts([...keptEvents, late], whole, DAY, 'customer_id', 5)));
+          expect(await isolated.top({ appId: kept, ...whole, by: 'event', limit: 3 })).toEqual(bruteTop([...keptEvents, late], whole, 'event', 3));
+        });
+        await isolated.deleteApp(doomed);
+        expect((await isolated.counts({ appId: doomed, ...whole, bucketMs: DAY, limit: 1 })).total).toBe(0);
+        expect(await isolated.top({ appId: doomed, ...whole, by: 'customer_id', limit: 3 })).toEqual([]);
+        while ((await isolated.upkeep()).compacted.length > 0);
+        await isolated.upkeep();
+        expect((await isolated.counts({ appId: doomed, ...whole, bucketMs: DAY, limit: 1 })).total).toBe(0);
+        expect(await count(kept)).toEqual(comparable(bruteCounts([...keptEvents, late], whole, DAY, 'customer_id', 5)));
+      } finally {
+        await isolated.close();
+        await dropTestDatabase(harness.sql, own);
+      }
     });
 
     it('aligns buckets to the UTC epoch and leaves out events without a customer from customer series', async () => {

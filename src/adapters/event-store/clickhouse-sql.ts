@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventGroupField, EventPosition, EventQuery } from '../../ports/event-store.js';
-import { bindQuery, type QuotedIdentifier, type SqlParam } from './sql.js';
+import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from './sql.js';
 import { CANONICAL_UUID } from '../../domain/uuid.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
@@ -146,60 +146,135 @@ export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notB
  * one copy), so a day stored in a single part is counted with count(), reading no more than the
  * grouping columns. A day split over several parts may hold copies of one event in two of them until
  * a merge joins the parts: its rows are counted with uniqExact(id), which reads the ids and hashes each
- * one but only for those days (today, and past days not yet compacted by upkeep). `unsettled` lists
- * the time ranges of such days, taken from system.parts just before the query; a part appearing in
- * between (a late event for a compacted day) is counted with count() until the next read.
+ * one but only for those days (today, and past days not yet compacted by upkeep).
+ *
+ * Past days in one part are also rolled up by upkeep: their counts per hour, level and event name,
+ * and per customer, computed once from that part and tagged with a batch id (ROLLUP_TABLES). A day
+ * whose one part is still the part its rollup was computed from is read from the rollup instead,
+ * where the question allows it (rollupFor): thousands of rows instead of millions.
+ *
+ * The plan is taken from system.parts and the rollup batches just before the query; a part
+ * appearing in between (a late event for a compacted day) is counted with count() until the next
+ * read.
  */
 export interface CountingPlan {
   readonly db: QuotedIdentifier;
-  readonly filter: Filter;
+  readonly filter: Filter & { readonly from: Date; readonly to: Date };
+  /** Days in several parts: counted distinct. */
   readonly unsettled: readonly DayRange[];
+  /** Days wholly in the range with a current rollup: its ranges and batch ids. */
+  readonly rolled: { readonly ranges: readonly DayRange[]; readonly batches: readonly string[] };
 }
 
-const GROUP_COLUMNS: Readonly<Record<EventGroupField, { expr: string; where?: string }>> = {
-  level: { expr: 'toString(level)' },
-  event: { expr: 'event' },
-  customer_id: { expr: 'assumeNotNull(customer_id)', where: 'customer_id IS NOT NULL' },
-};
+/** The rollup tables (migration 3): which part each batch was computed from, and its counts. */
+export const ROLLUP_TABLES = { batches: 'event_rollup_batches', hours: 'event_rollup_hours', customers: 'event_rollup_customers' } as const;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /**
- * `SELECT <outer> FROM (<settled rows> UNION ALL <unsettled rows>) <tail>`: each inner SELECT is
- * `inner(count)` with `count` the counting aggregate for its days, both grouped by `groupBy`.
+ * The rollup that answers a question over whole days, if one does: the hourly counts know levels
+ * and names but not customers, the daily customer counts know customers but not levels or names.
  */
-function countedSql(
-  plan: CountingPlan,
-  shape: { inner: (count: string) => string; groupBy?: string; outer: string; tail?: string; where?: string[]; params?: Record<string, SqlParam> },
-): string {
+export function rollupFor(filter: Filter, question: { groupBy?: EventGroupField | undefined; bucketMs?: number | undefined; distinctCustomers?: boolean }): 'hours' | 'customers' | undefined {
+  const byCustomer = question.groupBy === 'customer_id' || question.distinctCustomers === true;
+  if (byCustomer) {
+    const fits = filter.level === undefined && filter.type === undefined && (question.bucketMs === undefined || question.bucketMs % DAY_MS === 0);
+    return fits ? 'customers' : undefined;
+  }
+  const fits = filter.customerId === undefined && (question.bucketMs === undefined || question.bucketMs % HOUR_MS === 0);
+  return fits ? 'hours' : undefined;
+}
+
+const GROUP_COLUMNS: Readonly<Record<EventGroupField, { expr: string; where?: string; rollup: string }>> = {
+  level: { expr: 'toString(level)', rollup: 'toString(level)' },
+  event: { expr: 'event', rollup: 'event' },
+  customer_id: { expr: 'assumeNotNull(customer_id)', where: 'customer_id IS NOT NULL', rollup: 'customer_id' },
+};
+
+/** What one counting question reads: the events' rows, and the rollup's when one answers it. */
+interface CountShape {
+  /** The select list over events, given the counting aggregate of the days read. */
+  readonly inner: (count: string) => string;
+  readonly groupBy?: string;
+  readonly outer: string;
+  readonly tail?: string;
+  /** Conditions on the events' columns. */
+  readonly where?: readonly string[];
+  readonly params?: Record<string, SqlParam>;
+  readonly rollup?: { readonly table: 'hours' | 'customers'; readonly select: string; readonly where?: readonly string[] };
+}
+
+function rangeConditions(column: string, ranges: readonly DayRange[], prefix: string, params: Record<string, SqlParam>): string {
+  return ranges
+    .map((range, i) => {
+      const bounds: string[] = [];
+      if (range.start !== undefined) {
+        bounds.push(`${column} >= {${prefix}${i}s:Int64}`);
+        params[`${prefix}${i}s`] = range.start;
+      }
+      if (range.end !== undefined) {
+        bounds.push(`${column} < {${prefix}${i}e:Int64}`);
+        params[`${prefix}${i}e`] = range.end;
+      }
+      return bounds.length === 0 ? '1' : `(${bounds.join(' AND ')})`;
+    })
+    .join(' OR ');
+}
+
+/**
+ * `SELECT <outer> FROM (<members>) <tail>`, the members: the rollup of the rolled days (when the
+ * shape has one and there are such days), count() over the other days in one part, uniqExact(id)
+ * over the days in several.
+ */
+function countedSql(plan: CountingPlan, shape: CountShape): string {
   const { where, params } = filterConditions(plan.filter);
   where.push(...(shape.where ?? []));
   Object.assign(params, shape.params);
-  const ranges = plan.unsettled.map((range, i) => {
-    const bounds: string[] = [];
-    if (range.start !== undefined) {
-      bounds.push(`timestamp_ms >= {u${i}s:Int64}`);
-      params[`u${i}s`] = range.start;
-    }
-    if (range.end !== undefined) {
-      bounds.push(`timestamp_ms < {u${i}e:Int64}`);
-      params[`u${i}e`] = range.end;
-    }
-    return bounds.length === 0 ? '1' : `(${bounds.join(' AND ')})`;
-  });
-  const unsettled = ranges.join(' OR ');
-  const base = where.join(' AND ');
   const grouped = shape.groupBy === undefined ? '' : ` GROUP BY ${shape.groupBy}`;
-  const part = (count: string, condition: string | undefined) =>
-    `SELECT ${shape.inner(count)} FROM ${plan.db}.${EVENTS_TABLE} WHERE ${base}${condition === undefined ? '' : ` AND ${condition}`}${grouped}`;
-  const parts =
-    ranges.length === 0 ? [part('count()', undefined)] : [part('count()', `NOT (${unsettled})`), part('uniqExact(id)', `(${unsettled})`)];
-  return bindQuery(`SELECT ${shape.outer} FROM (${parts.join(' UNION ALL ')})${shape.tail ?? ''}`, params);
+  const members: string[] = [];
+  const rollup = plan.rolled.batches.length === 0 ? undefined : shape.rollup;
+  const excluded: string[] = [];
+  if (rollup !== undefined) {
+    params.batches = [...plan.rolled.batches];
+    const rollupWhere = ['app_id = {appId:String}', 'has({batches:Array(String)}, batch)', ...(rollup.where ?? [])];
+    members.push(`SELECT ${rollup.select} FROM ${plan.db}.${ROLLUP_TABLES[rollup.table]} WHERE ${rollupWhere.join(' AND ')}${grouped}`);
+    excluded.push(`NOT (${rangeConditions('timestamp_ms', plan.rolled.ranges, 'r', params)})`);
+  }
+  const unsettled = rangeConditions('timestamp_ms', plan.unsettled, 'u', params);
+  const rows = (count: string, conditions: readonly string[]) =>
+    `SELECT ${shape.inner(count)} FROM ${plan.db}.${EVENTS_TABLE} WHERE ${[...where, ...conditions].join(' AND ')}${grouped}`;
+  if (unsettled === '') {
+    members.push(rows('count()', excluded));
+  } else {
+    members.push(rows('count()', [...excluded, `NOT (${unsettled})`]), rows('uniqExact(id)', [`(${unsettled})`]));
+  }
+  return bindQuery(`SELECT ${shape.outer} FROM (${members.join(' UNION ALL ')})${shape.tail ?? ''}`, params);
 }
 
-/** Every matching event and the distinct customers among them: one row { n, customers }. */
-export function totalsSql(plan: CountingPlan): string {
+/** Conditions of the filter the rollup table knows: level and name (hours), or customer (customers). */
+function rollupFilter(filter: Filter, table: 'hours' | 'customers'): string[] {
+  if (table === 'customers') return filter.customerId === undefined ? [] : ['customer_id = {customerId:String}'];
+  return [...(filter.level === undefined ? [] : ['level = {level:String}']), ...(filter.type === undefined ? [] : ['event = {type:String}'])];
+}
+
+/** Every matching event: one row { n }. */
+export function countSql(plan: CountingPlan): string {
+  const table = rollupFor(plan.filter, {});
   return countedSql(plan, {
-    inner: (count) => `${count} AS n, uniqExactState(customer_id) AS c`,
-    outer: 'sum(n) AS n, uniqExactMerge(c) AS customers',
+    inner: (count) => `${count} AS n`,
+    outer: 'sum(n) AS n',
+    ...(table === undefined ? {} : { rollup: { table, select: 'sum(n) AS n', where: rollupFilter(plan.filter, table) } }),
+  });
+}
+
+/** The distinct customers among the matching events: one row { customers }. Copies change no distinct count. */
+export function customersSql(plan: CountingPlan): string {
+  const table = rollupFor(plan.filter, { distinctCustomers: true });
+  return countedSql(plan, {
+    inner: () => 'uniqExactState(customer_id) AS c',
+    outer: 'uniqExactMerge(c) AS customers',
+    ...(table === undefined ? {} : { rollup: { table, select: 'uniqExactState(toNullable(customer_id)) AS c', where: rollupFilter(plan.filter, table) } }),
   });
 }
 
@@ -209,21 +284,33 @@ export function totalsSql(plan: CountingPlan): string {
  */
 export function bucketCountsSql(plan: CountingPlan, buckets: { originMs: number; bucketMs: number }, group?: { field: EventGroupField; keys: readonly string[] }): string {
   const column = group === undefined ? undefined : GROUP_COLUMNS[group.field];
-  const key = column === undefined ? "''" : column.expr;
   const where = column === undefined ? [] : [`has({keys:Array(String)}, ${column.expr})`, ...(column.where === undefined ? [] : [column.where])];
+  const table = rollupFor(plan.filter, { groupBy: group?.field, bucketMs: buckets.bucketMs });
+  const time = table === 'customers' ? 'day_ms' : 'hour_ms';
+  const rollupKey = column === undefined ? "''" : column.rollup;
   return countedSql(plan, {
-    inner: (count) => `${key} AS k, intDiv(timestamp_ms - {origin:Int64}, {bucket:Int64}) AS b, ${count} AS n`,
+    inner: (count) => `${column === undefined ? "''" : column.expr} AS k, intDiv(timestamp_ms - {origin:Int64}, {bucket:Int64}) AS b, ${count} AS n`,
     groupBy: 'k, b',
     outer: 'k, b, sum(n) AS n',
     tail: ' GROUP BY k, b',
     where,
     params: { origin: buckets.originMs, bucket: buckets.bucketMs, ...(group === undefined ? {} : { keys: [...group.keys] }) },
+    ...(table === undefined
+      ? {}
+      : {
+          rollup: {
+            table,
+            select: `${rollupKey} AS k, intDiv(${time} - {origin:Int64}, {bucket:Int64}) AS b, sum(n) AS n`,
+            where: [...rollupFilter(plan.filter, table), ...(column === undefined ? [] : [`has({keys:Array(String)}, ${rollupKey})`])],
+          },
+        }),
   });
 }
 
 /** The `limit` values of a field with the most events: rows { k, n, last }, largest first, then by key. */
 export function topSql(plan: CountingPlan, field: EventGroupField, limit: number): string {
   const column = GROUP_COLUMNS[field];
+  const table = rollupFor(plan.filter, { groupBy: field });
   return countedSql(plan, {
     inner: (count) => `${column.expr} AS k, ${count} AS n, max(timestamp_ms) AS last`,
     groupBy: 'k',
@@ -231,27 +318,65 @@ export function topSql(plan: CountingPlan, field: EventGroupField, limit: number
     tail: ' GROUP BY k ORDER BY n DESC, k ASC LIMIT {limit:UInt32}',
     where: column.where === undefined ? [] : [column.where],
     params: { limit },
+    ...(table === undefined ? {} : { rollup: { table, select: `${column.rollup} AS k, sum(n) AS n, max(last_ms) AS last`, where: rollupFilter(plan.filter, table) } }),
   });
 }
 
-/** The active parts per day partition of the events table: rows { partition_id, parts }. */
+/**
+ * The rollup of one day's part, under a batch id of its own: the hourly counts, the customer
+ * counts, and last the batch's record, which is what makes a reader use it. A batch is complete once
+ * recorded, so two workers rolling up the same part leave two complete batches, and a reader takes
+ * one of them. A part merged away meanwhile leaves an empty batch for a part no reader will see.
+ */
+export function rollupSql(db: QuotedIdentifier, day: { partitionId: string; part: string; start: number; end: number }, batch: string): string[] {
+  const params = { part: day.part, start: day.start, end: day.end, batch };
+  const source = `FROM ${db}.${EVENTS_TABLE} WHERE _part = {part:String} AND timestamp_ms >= {start:Int64} AND timestamp_ms < {end:Int64}`;
+  return [
+    bindQuery(
+      `INSERT INTO ${db}.${ROLLUP_TABLES.hours} (app_id, batch, hour_ms, level, event, n, last_ms) SELECT app_id, {batch:String}, intDiv(timestamp_ms, ${HOUR_MS}) * ${HOUR_MS} AS h, level, event, count(), max(timestamp_ms) ${source} GROUP BY app_id, h, level, event`,
+      params,
+    ),
+    bindQuery(
+      `INSERT INTO ${db}.${ROLLUP_TABLES.customers} (app_id, batch, day_ms, customer_id, n, last_ms) SELECT app_id, {batch:String}, {start:Int64}, assumeNotNull(customer_id) AS c, count(), max(timestamp_ms) ${source} AND customer_id IS NOT NULL GROUP BY app_id, c`,
+      params,
+    ),
+    bindQuery(`INSERT INTO ${db}.${ROLLUP_TABLES.batches} (day, part, batch) VALUES ({day:UInt32}, {part:String}, {batch:String})`, {
+      day: Number(day.partitionId),
+      part: day.part,
+      batch,
+    }),
+  ];
+}
+
+/** The recorded rollup batches of days `first` to `last`: rows { day_id, part, batch }. */
+export function rollupBatchesSql(db: QuotedIdentifier, first: string, last: string): string {
+  return bindQuery(`SELECT toString(day) AS day_id, part, any(batch) AS batch FROM ${db}.${ROLLUP_TABLES.batches} WHERE day >= {first:UInt32} AND day <= {last:UInt32} GROUP BY day, part`, {
+    first: Number(first),
+    last: Number(last),
+  });
+}
+
+/** Every table the day partitions span: the events and their rollups. */
+const DAY_TABLES = [EVENTS_TABLE, ROLLUP_TABLES.batches, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers];
+
+/** The active parts per day of each of those tables: rows { table, partition_id, parts, part } (part: one of them). */
 export function partitionsSql(database: string): string {
   return bindQuery(
-    'SELECT partition_id, count() AS parts FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active GROUP BY partition_id',
-    { database, table: EVENTS_TABLE },
+    'SELECT table, partition_id, count() AS parts, any(name) AS part FROM system.parts WHERE database = {database:String} AND has({tables:Array(String)}, table) AND active GROUP BY table, partition_id',
+    { database, tables: DAY_TABLES },
   );
 }
 
-/** Days of the table holding more than one part, from `first` to `last` (yyyymmdd): rows { partition_id, parts }. */
-export function unsettledPartitionsSql(database: string, first: string, last: string): string {
+/** The active parts of the events table's days `first` to `last` (yyyymmdd): rows { partition_id, parts, part }. */
+export function eventPartsSql(database: string, first: string, last: string): string {
   return bindQuery(
-    'SELECT partition_id, count() AS parts FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active AND partition_id >= {first:String} AND partition_id <= {last:String} GROUP BY partition_id HAVING parts > 1',
+    'SELECT partition_id, count() AS parts, any(name) AS part FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active AND partition_id >= {first:String} AND partition_id <= {last:String} GROUP BY partition_id',
     { database, table: EVENTS_TABLE, first, last },
   );
 }
 
-export function dropPartitionSql(db: QuotedIdentifier, partitionId: string): string {
-  return bindQuery(`ALTER TABLE ${db}.${EVENTS_TABLE} DROP PARTITION ID {partition:String}`, { partition: partitionId });
+export function dropPartitionSql(db: QuotedIdentifier, table: string, partitionId: string): string {
+  return bindQuery(`ALTER TABLE ${db}.${quoteIdentifier(table)} DROP PARTITION ID {partition:String}`, { partition: partitionId });
 }
 
 /** Merges a day's parts into one; ReplacingMergeTree keeps one copy of each event while merging. */
@@ -263,14 +388,14 @@ export function compactPartitionSql(db: QuotedIdentifier, partitionId: string): 
  * A mutation: it rewrites every part holding the app's rows, in the background. 18.16 has no
  * `mutations_sync`, so the caller waits with pendingMutationsSql.
  */
-export function deleteAppSql(db: QuotedIdentifier, appId: string): string {
-  return bindQuery(`ALTER TABLE ${db}.${EVENTS_TABLE} DELETE WHERE app_id = {appId:String}`, { appId });
+export function deleteAppSql(db: QuotedIdentifier, appId: string): string[] {
+  return [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers].map((table) => bindQuery(`ALTER TABLE ${db}.${table} DELETE WHERE app_id = {appId:String}`, { appId }));
 }
 
 export function pendingMutationsSql(database: string): string {
   return bindQuery(
-    'SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND table = {table:String} AND is_done = 0',
-    { database, table: EVENTS_TABLE },
+    'SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND has({tables:Array(String)}, table) AND is_done = 0',
+    { database, tables: DAY_TABLES },
   );
 }
 
@@ -334,7 +459,10 @@ export function pendingFromRow(row: unknown): number {
   return z.object({ pending: int64 }).parse(row).pending;
 }
 
-export const totalsRow = z.object({ n: int64, customers: int64 });
+export const countRow = z.object({ n: int64 });
+export const customersRow = z.object({ customers: int64 });
+export const rollupBatchRow = z.object({ day_id: z.string(), part: z.string(), batch: z.string() });
 export const bucketCountRow = z.object({ k: z.string(), b: int64, n: int64 });
 export const topRow = z.object({ k: z.string(), n: int64, last: int64 });
-export const partitionRow = z.object({ partition_id: z.string(), parts: int64 });
+export const partitionRow = z.object({ partition_id: z.string(), parts: int64, part: z.string() });
+export const tablePartitionRow = partitionRow.extend({ table: z.string() });

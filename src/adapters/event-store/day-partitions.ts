@@ -16,8 +16,13 @@ const DAY_MS = 86_400_000;
 const FIRST_MS = 0;
 const LAST_MS = Date.UTC(2100, 0, 1) - 1;
 
-/** The partition key of the events table (its partition id is this yyyymmdd number as text). */
-export const DAY_PARTITION_KEY = `toYYYYMMDD(toDateTime(intDiv(least(greatest(timestamp_ms, ${FIRST_MS}), ${LAST_MS}), 1000), 'UTC'))`;
+/** The partition key of a table by the day of its time column (the partition id is this yyyymmdd number as text). */
+export function dayPartitionKey(column: string): string {
+  return `toYYYYMMDD(toDateTime(intDiv(least(greatest(${column}, ${FIRST_MS}), ${LAST_MS}), 1000), 'UTC'))`;
+}
+
+/** The partition key of the events table. */
+export const DAY_PARTITION_KEY = dayPartitionKey('timestamp_ms');
 
 /** The partition id (yyyymmdd) of an event time, as the engine computes it. */
 export function dayPartitionOf(timestampMs: number): string {

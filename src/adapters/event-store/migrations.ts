@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
 import { bindQuery, quoteIdentifier, type QuotedIdentifier } from './sql.js';
-import { DAY_PARTITION_KEY } from './day-partitions.js';
-import { EVENT_COLUMNS, EVENTS_TABLE } from './clickhouse-sql.js';
+import { DAY_PARTITION_KEY, dayPartitionKey } from './day-partitions.js';
+import { EVENT_COLUMNS, EVENTS_TABLE, ROLLUP_TABLES } from './clickhouse-sql.js';
 
 /**
  * Numbered schema migrations of the event store, and the runner both engines share.
@@ -88,6 +88,46 @@ PARTITION BY ${DAY_PARTITION_KEY}
 ORDER BY (app_id, timestamp_ms, id)`,
     ],
     run: moveMonthlyEvents,
+  },
+  {
+    // The counts of each past day stored in one part (see rollups in clickhouse-sql.ts): per hour,
+    // level and event name; per customer and day; and which part of which day each batch of them was
+    // computed from. Partitioned by day like the events, so retention drops them together.
+    //
+    // Cost: metadata only (new, empty tables; upkeep fills them). Idempotent: IF NOT EXISTS.
+    version: 3,
+    name: 'daily rollups of event counts',
+    statements: [
+      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${ROLLUP_TABLES.batches} (
+  day UInt32,
+  part String,
+  batch String,
+  created_at DateTime DEFAULT now()
+) ENGINE = MergeTree()
+PARTITION BY day
+ORDER BY (day, part, batch)`,
+      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${ROLLUP_TABLES.hours} (
+  app_id String,
+  batch String,
+  hour_ms Int64,
+  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
+  event String,
+  n UInt64,
+  last_ms Int64
+) ENGINE = MergeTree()
+PARTITION BY ${dayPartitionKey('hour_ms')}
+ORDER BY (app_id, batch, hour_ms, level, event)`,
+      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${ROLLUP_TABLES.customers} (
+  app_id String,
+  batch String,
+  day_ms Int64,
+  customer_id String,
+  n UInt64,
+  last_ms Int64
+) ENGINE = MergeTree()
+PARTITION BY ${dayPartitionKey('day_ms')}
+ORDER BY (app_id, batch, customer_id)`,
+    ],
   },
 ];
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   bucketCountRow,
@@ -7,16 +8,24 @@ import {
   dropPartitionSql,
   eventFromRow,
   insertEventsSql,
+  countRow,
+  countSql,
+  customersRow,
+  customersSql,
+  eventPartsSql,
   partitionRow,
   partitionsSql,
+  rollupBatchRow,
+  rollupBatchesSql,
+  rollupSql,
+  tablePartitionRow,
+  EVENTS_TABLE,
+  ROLLUP_TABLES,
   pendingFromRow,
   pendingMutationsSql,
   selectEventsSql,
   topRow,
   topSql,
-  totalsRow,
-  totalsSql,
-  unsettledPartitionsSql,
   type CountingPlan,
 } from './clickhouse-sql.js';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
@@ -32,7 +41,7 @@ import type {
   EventTopItem,
   EventTopQuery,
 } from '../../ports/event-store.js';
-import { dayPartitionOf, dayRangeOf, mergeDayRanges } from './day-partitions.js';
+import { dayPartitionOf, dayRangeOf, mergeDayRanges, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
 import { applyMigrations } from './migrations.js';
 import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
@@ -58,8 +67,9 @@ const FIRST_WINDOW_MS = 3_600_000;
 const WINDOW_GROWTH = 8;
 /** A window reaching further back than this reads the rest of the range at once. */
 const WHOLE_RANGE_MS = 100 * 365 * DAY_MS;
-/** Past days compacted per round of upkeep at most: a round stays short, the next one goes on. */
+/** Past days compacted, and rolled up, per round of upkeep at most: a round stays short, the next one goes on. */
 const COMPACTIONS_PER_UPKEEP = 4;
+const ROLLUPS_PER_UPKEEP = 8;
 
 const MAX_LIMIT = 1000;
 // Re-fetch size cap for the rare page thinned by not-yet-merged copies (see query()).
@@ -155,7 +165,10 @@ export class SqlEventStore implements EventStore {
     if (!Number.isSafeInteger(query.bucketMs) || query.bucketMs < 1) throw new RangeError(`bucketMs must be a positive integer, got ${query.bucketMs}`);
     const plan = await this.#plan(query);
     const buckets = { originMs: Math.floor(query.from.getTime() / query.bucketMs) * query.bucketMs, bucketMs: query.bucketMs };
-    const totalsQuery = this.#transport.select(totalsSql(plan)).then(([row]) => totalsRow.parse(row));
+    const totalsQuery = Promise.all([
+      this.#transport.select(countSql(plan)).then(([row]) => countRow.parse(row).n),
+      this.#transport.select(customersSql(plan)).then(([row]) => customersRow.parse(row).customers),
+    ]).then(([n, customers]) => ({ n, customers }));
     let keys: { key: string | null; total: number }[] = [];
     let bucketRows: unknown[];
     if (query.groupBy === undefined) {
@@ -187,45 +200,87 @@ export class SqlEventStore implements EventStore {
     });
   }
 
-  /** What counting needs besides the filter: which days of the range may hold copies (see CountingPlan). */
+  /**
+   * What counting needs besides the filter (see CountingPlan): the days of the range in several
+   * parts, and the days wholly in it whose one part has a recorded rollup.
+   */
   async #plan(filter: EventFilter): Promise<CountingPlan> {
     const notBefore = this.#notBefore();
     const from = Math.max(filter.from.getTime(), notBefore ?? -Infinity);
     const to = filter.to.getTime();
-    const rows = from >= to ? [] : await this.#transport.select(unsettledPartitionsSql(this.#database, dayPartitionOf(from), dayPartitionOf(to - 1)));
-    const unsettled = mergeDayRanges(rows.map((row) => dayRangeOf(partitionRow.parse(row).partition_id)));
-    return { db: this.#db, filter: { ...filter, notBefore }, unsettled };
+    const plan = { db: this.#db, filter: { ...filter, notBefore }, unsettled: [] as DayRange[], rolled: { ranges: [] as DayRange[], batches: [] as string[] } };
+    if (from >= to) return plan;
+    const [first, last] = [dayPartitionOf(from), dayPartitionOf(to - 1)];
+    const [parts, batches] = await Promise.all([
+      this.#transport.select(eventPartsSql(this.#database, first, last)).then((rows) => rows.map((row) => partitionRow.parse(row))),
+      this.#transport.select(rollupBatchesSql(this.#db, first, last)).then((rows) => rows.map((row) => rollupBatchRow.parse(row))),
+    ]);
+    const batchOf = new Map(batches.map((b) => [`${b.day_id} ${b.part}`, b.batch]));
+    for (const day of parts) {
+      const range = dayRangeOf(day.partition_id);
+      const batch = batchOf.get(`${day.partition_id} ${day.part}`);
+      if (day.parts > 1) {
+        plan.unsettled.push(range);
+      } else if (batch !== undefined && range.start !== undefined && range.end !== undefined && range.start >= from && range.end <= to) {
+        plan.rolled.ranges.push(range);
+        plan.rolled.batches.push(batch);
+      }
+    }
+    return { ...plan, unsettled: mergeDayRanges(plan.unsettled), rolled: { ranges: mergeDayRanges(plan.rolled.ranges), batches: plan.rolled.batches } };
   }
 
   /**
-   * Drops every day that ended before the retention's cutoff, then compacts past days stored in more
-   * than one part, newest first, a few per round. Today is left to the engine's own merges, since its
-   * parts keep arriving. Two processes doing this at once drop or merge the same day twice, which
-   * changes nothing.
+   * One round of upkeep, newest days first:
+   * - drops every day (of the events and their rollups) that ended before the retention's cutoff;
+   * - compacts past days stored in more than one part, a few per round;
+   * - rolls up past days stored in one part that has no rollup yet, a few more.
+   * Today is left to the engine's own merges, since its parts keep arriving. Two processes doing
+   * this at once drop or merge the same day twice, which changes nothing, or roll it up twice, which
+   * leaves two complete batches of which readers use one.
    */
   async upkeep(): Promise<EventStoreUpkeep> {
-    const partitions = (await this.#transport.select(partitionsSql(this.#database))).map((row) => partitionRow.parse(row));
+    const partitions = (await this.#transport.select(partitionsSql(this.#database))).map((row) => tablePartitionRow.parse(row));
     const notBefore = this.#notBefore();
     const today = dayRangeOf(dayPartitionOf(this.#now()));
-    const dropped: string[] = [];
-    const compacted: string[] = [];
-    const pastDays = partitions
-      .map((p) => ({ id: p.partition_id, parts: p.parts, range: dayRangeOf(p.partition_id) }))
-      .sort((a, b) => b.id.localeCompare(a.id));
-    for (const day of pastDays) {
-      if (notBefore !== undefined && day.range.end !== undefined && day.range.end <= notBefore) {
-        await this.#transport.exec(dropPartitionSql(this.#db, day.id));
-        dropped.push(day.id);
-      } else if (day.parts > 1 && day.range.end !== undefined && today.start !== undefined && day.range.end <= today.start && compacted.length < COMPACTIONS_PER_UPKEEP) {
-        await this.#transport.exec(compactPartitionSql(this.#db, day.id));
-        compacted.push(day.id);
+    const dropped = new Set<string>();
+    for (const p of partitions) {
+      const end = dayRangeOf(p.partition_id).end;
+      if (notBefore !== undefined && end !== undefined && end <= notBefore) {
+        await this.#transport.exec(dropPartitionSql(this.#db, p.table, p.partition_id));
+        if (p.table === EVENTS_TABLE) dropped.add(p.partition_id);
       }
     }
-    return { dropped: dropped.sort(), compacted };
+    const pastDays = partitions
+      .filter((p) => p.table === EVENTS_TABLE && !dropped.has(p.partition_id))
+      .map((p) => ({ id: p.partition_id, parts: p.parts, part: p.part, range: dayRangeOf(p.partition_id) }))
+      .filter((day) => day.range.end !== undefined && today.start !== undefined && day.range.end <= today.start)
+      .sort((a, b) => b.id.localeCompare(a.id));
+    const compacted: string[] = [];
+    for (const day of pastDays.filter((d) => d.parts > 1).slice(0, COMPACTIONS_PER_UPKEEP)) {
+      await this.#transport.exec(compactPartitionSql(this.#db, day.id));
+      compacted.push(day.id);
+    }
+    const recorded = new Set(
+      partitions.some((p) => p.table === ROLLUP_TABLES.batches)
+        ? (await this.#transport.select(rollupBatchesSql(this.#db, '19700101', '20991231'))).map((row) => {
+            const b = rollupBatchRow.parse(row);
+            return `${b.day_id} ${b.part}`;
+          })
+        : [],
+    );
+    const rolledUp: string[] = [];
+    for (const day of pastDays) {
+      if (rolledUp.length === ROLLUPS_PER_UPKEEP) break;
+      const { start, end } = day.range;
+      if (day.parts !== 1 || start === undefined || end === undefined || recorded.has(`${day.id} ${day.part}`)) continue;
+      for (const statement of rollupSql(this.#db, { partitionId: day.id, part: day.part, start, end }, randomUUID())) await this.#transport.exec(statement);
+      rolledUp.push(day.id);
+    }
+    return { dropped: [...dropped].sort(), compacted, rolledUp };
   }
 
   async deleteApp(appId: string): Promise<void> {
-    await this.#transport.exec(deleteAppSql(this.#db, appId));
+    for (const statement of deleteAppSql(this.#db, appId)) await this.#transport.exec(statement);
     await this.#waitForMutations();
   }
 
