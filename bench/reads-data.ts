@@ -169,7 +169,8 @@ function openEngine(location: EventStoreLocation): { engine: SeedEngine; store: 
 /**
  * Writes the apps' events into the store at `location` (its table already made by the service's
  * migrations), then brings it to the state a running installation keeps it in: every past day
- * compacted by the store's own upkeep into one part, with a clock whose today is the data's last day.
+ * compacted by the store's own upkeep into one part and rolled up, with a clock whose today is the
+ * data's last day.
  */
 export async function seedEvents(location: EventStoreLocation, apps: readonly SeedApp[], log: (message: string) => void): Promise<ReadsSeeding> {
   const { engine, store: storeAt } = openEngine(location);
@@ -193,12 +194,14 @@ export async function seedEvents(location: EventStoreLocation, apps: readonly Se
 
     const compactStarted = performance.now();
     let compactedDays = 0;
+    let rolledUpDays = 0;
     let rounds = 0;
     for (;;) {
-      const { compacted } = await store.upkeep();
+      const { compacted, rolledUp } = await store.upkeep();
       rounds += 1;
       compactedDays += compacted.length;
-      if (compacted.length === 0) break;
+      rolledUpDays += rolledUp.length;
+      if (compacted.length === 0 && rolledUp.length === 0) break;
     }
     const compactSeconds = (performance.now() - compactStarted) / 1000;
     const parts = await engine.rows<{ partition_id: string; parts: string | number; bytes: string | number }>(
@@ -220,6 +223,7 @@ export async function seedEvents(location: EventStoreLocation, apps: readonly Se
       compactSeconds,
       upkeepRounds: rounds,
       compactedDays,
+      rolledUpDays,
       partitions: parts.length,
       partsToday: Number(parts.find((p) => p.partition_id === today)?.parts ?? 0),
       bytes: parts.reduce((sum, p) => sum + Number(p.bytes), 0),
@@ -231,7 +235,7 @@ export async function seedEvents(location: EventStoreLocation, apps: readonly Se
         customer: await count('customer_id = {customer:String}', { customer: midCustomer(big) }),
       },
     };
-    log(`compacted ${compactedDays} days in ${rounds} rounds of upkeep, ${compactSeconds.toFixed(1)} s; today in ${seeding.partsToday} parts`);
+    log(`compacted ${compactedDays} days and rolled up ${rolledUpDays} in ${rounds} rounds of upkeep, ${compactSeconds.toFixed(1)} s; today in ${seeding.partsToday} parts`);
     return seeding;
   } finally {
     await store.close();

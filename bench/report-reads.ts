@@ -48,7 +48,7 @@ function seedingTable(r: ReadsResult): string {
       `${t.label}, ${t.engine}`,
       int(s.rows),
       `${int(s.insertStatements)} in ${one(s.insertSeconds)} s (${int(s.rows / s.insertSeconds)} rows/s)`,
-      `${int(s.compactedDays)} days in ${int(s.upkeepRounds)} rounds, ${one(s.compactSeconds)} s`,
+      `${int(s.compactedDays)} days${s.rolledUpDays === undefined ? '' : `, ${int(s.rolledUpDays)} rolled up`} in ${int(s.upkeepRounds)} rounds, ${one(s.compactSeconds)} s`,
       `${int(s.partitions)} days, today in ${int(s.partsToday)} parts`,
       `${one(s.bytes / 1024 ** 2)} MiB`,
     ];
@@ -128,7 +128,7 @@ export function readsSection(r: ReadsResult): string {
       `${r.dataset.eventNames} event names, skewed (the commonest 29 % of the events, the twentieth, \`${r.dataset.type}\`, 1.35 %); levels info 80 %, warning 10 %, error 7 %, success 3 %; ` +
       'a customer id on 90 % of the events, skewed; data a JSON object of about 105 bytes (bench/reads-data.ts). ' +
       'Written straight into the service\'s events table with `INSERT … SELECT … FROM numbers(n)`, the same statements on both engines, a few days per statement and today in six per app; ' +
-      "then the store's own `upkeep()` (what a worker runs every minute) compacted every past day into one part, as a running installation keeps them, while today stays in several. " +
+      "then the store's own `upkeep()` (what a worker runs every minute) compacted every past day into one part and rolled it up, as a running installation keeps them, while today stays in several. " +
       'The apps were made through the management API; the service ran with the default retention of 90 days.',
     '',
     seedingTable(r),

@@ -197,9 +197,11 @@ export interface ReadsSeeding {
   readonly insertStatements: number;
   /** The INSERTs, one after the other. */
   readonly insertSeconds: number;
-  /** Rounds of the store's upkeep until it found no past day left in several parts, and their time. */
+  /** Rounds of the store's upkeep until it found no past day left to compact or roll up, and their time. */
   readonly upkeepRounds: number;
   readonly compactedDays: number;
+  /** Absent in runs before rollups existed. */
+  readonly rolledUpDays?: number;
   readonly compactSeconds: number;
   /** Day partitions and active parts of today's, after compaction (the engine may merge today's later). */
   readonly partitions: number;

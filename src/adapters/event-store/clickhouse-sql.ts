@@ -279,12 +279,18 @@ export function customersSql(plan: CountingPlan): string {
 }
 
 /**
- * Counts per bucket (and group value): rows { k, b, n }, b the bucket's index from `originMs` in
- * steps of `bucketMs` (every matching time is at or after the origin, so the division floors).
+ * Counts per bucket (and group value, of `keys` only when given): rows { k, b, n }, b the bucket's
+ * index from `originMs` in steps of `bucketMs` (every matching time is at or after the origin, so the
+ * division floors).
  */
-export function bucketCountsSql(plan: CountingPlan, buckets: { originMs: number; bucketMs: number }, group?: { field: EventGroupField; keys: readonly string[] }): string {
+export function bucketCountsSql(
+  plan: CountingPlan,
+  buckets: { originMs: number; bucketMs: number },
+  group?: { field: EventGroupField; keys?: readonly string[] | undefined },
+): string {
   const column = group === undefined ? undefined : GROUP_COLUMNS[group.field];
-  const where = column === undefined ? [] : [`has({keys:Array(String)}, ${column.expr})`, ...(column.where === undefined ? [] : [column.where])];
+  const keys = group?.keys;
+  const where = [...(column === undefined || keys === undefined ? [] : [`has({keys:Array(String)}, ${column.expr})`]), ...(column?.where === undefined ? [] : [column.where])];
   const table = rollupFor(plan.filter, { groupBy: group?.field, bucketMs: buckets.bucketMs });
   const time = table === 'customers' ? 'day_ms' : 'hour_ms';
   const rollupKey = column === undefined ? "''" : column.rollup;
@@ -294,14 +300,14 @@ export function bucketCountsSql(plan: CountingPlan, buckets: { originMs: number;
     outer: 'k, b, sum(n) AS n',
     tail: ' GROUP BY k, b',
     where,
-    params: { origin: buckets.originMs, bucket: buckets.bucketMs, ...(group === undefined ? {} : { keys: [...group.keys] }) },
+    params: { origin: buckets.originMs, bucket: buckets.bucketMs, ...(keys === undefined ? {} : { keys: [...keys] }) },
     ...(table === undefined
       ? {}
       : {
           rollup: {
             table,
             select: `${rollupKey} AS k, intDiv(${time} - {origin:Int64}, {bucket:Int64}) AS b, sum(n) AS n`,
-            where: [...rollupFilter(plan.filter, table), ...(column === undefined ? [] : [`has({keys:Array(String)}, ${rollupKey})`])],
+            where: [...rollupFilter(plan.filter, table), ...(keys === undefined ? [] : [`has({keys:Array(String)}, ${rollupKey})`])],
           },
         }),
   });

@@ -62,7 +62,7 @@ export interface SqlEventStoreOptions {
 }
 
 const DAY_MS = 86_400_000;
-/** The first window a page is read through, and how much longer each next one is (see query()). */
+/** The first window a page is read through, and how much longer each next one may be (see query()). */
 const FIRST_WINDOW_MS = 3_600_000;
 const WINDOW_GROWTH = 8;
 /** A window reaching further back than this reads the rest of the range at once. */
@@ -123,10 +123,10 @@ export class SqlEventStore implements EventStore {
    *
    * The engine cannot stop at the first rows of the sorting order (18.16 has no read-in-order): a
    * query over all of an app's events sorts all of them to return 25. So a page is read through time
-   * windows reaching back from its upper end (the cursor, `to`, or now), the first an hour long and
-   * each next one WINDOW_GROWTH times longer, until the page is full or the range is exhausted; a
-   * window that filled the fetch is read on before the next one opens. A busy app's page costs one
-   * small query; a quiet app's a few more. A lookup by id reads without windows.
+   * windows reaching back from its upper end (the cursor, `to`, or now), the first an hour long, each
+   * next one sized by nextReach, until the page is full or the range is exhausted; a window that
+   * filled the fetch is read on before the next one opens. A busy app's page costs one small query; a
+   * quiet app's, or a rare filter's, a few more. A lookup by id reads without windows.
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
     assertLimit(query.limit);
@@ -155,7 +155,7 @@ export class SqlEventStore implements EventStore {
       } else if (last) {
         return events;
       } else {
-        reach *= WINDOW_GROWTH;
+        reach = nextReach(reach, events.length, query.limit);
       }
     }
   }
@@ -176,7 +176,9 @@ export class SqlEventStore implements EventStore {
     } else {
       const top = (await this.#transport.select(topSql(plan, query.groupBy, query.limit))).map((row) => topRow.parse(row));
       keys = top.map((row) => ({ key: row.k, total: row.n }));
-      bucketRows = keys.length === 0 ? [] : await this.#transport.select(bucketCountsSql(plan, buckets, { field: query.groupBy, keys: top.map((row) => row.k) }));
+      // Fewer values than the limit are every value there is: the buckets need no filter on them.
+      const only = top.length < query.limit ? undefined : top.map((row) => row.k);
+      bucketRows = keys.length === 0 ? [] : await this.#transport.select(bucketCountsSql(plan, buckets, { field: query.groupBy, keys: only }));
     }
     const totals = await totalsQuery;
     const byKey = new Map<string, Map<number, number>>();
@@ -318,6 +320,16 @@ function assertLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${limit}`);
   }
+}
+
+/**
+ * How far back the next window reaches, given how far the last one did and how many of the page's
+ * events it found: far enough for the whole page at the rate found so far, with half again to spare,
+ * but at least twice and at most WINDOW_GROWTH times as far (nothing found: WINDOW_GROWTH times).
+ */
+function nextReach(reach: number, found: number, limit: number): number {
+  if (found === 0) return reach * WINDOW_GROWTH;
+  return Math.round(Math.min(reach * WINDOW_GROWTH, Math.max(reach * 2, ((reach * limit) / found) * 1.5)));
 }
 
 /** The largest of the defined values, or undefined when none is. */
