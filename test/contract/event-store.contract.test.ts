@@ -194,20 +194,26 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
       });
 
       it('pages through events spread from the future back to before 1970, across every read window', async () => {
-        // Pages are read through time windows growing back from their upper end; these events sit
-        // in the first window and well beyond the last bounded one.
+        // Pages are read through time windows growing back from their upper end (on a table of any
+        // size here); these events sit in the first window and well beyond the last bounded one.
+        const windowed = harness.open(database, { windowedReadsFromRows: 0 });
         const appId = newApp();
         const now = Date.now();
         const offsets = [20 * 3_600_000, 0, -1_800_000, -5 * 3_600_000, -3 * 86_400_000, -40 * 86_400_000, -2 * 365 * 86_400_000, -now - 86_400_000];
-        const events = offsets.flatMap((offset, i) => [0, 1].map((j) => makeEvent(appId, { id: idFor(i * 2 + j), level: j === 0 ? 'error' : 'info', timestamp: new Date(now + offset) })));
-        await store.insert(events);
+        const events = offsets.flatMap((offset, i) =>
+          [0, 1].map((j) => makeEvent(appId, { id: idFor(i * 2 + j), level: j === 0 ? 'error' : 'info', customerId: `c${i}`, data: { i, j }, metadata: { j }, timestamp: new Date(now + offset) })),
+        );
+        await windowed.insert(events);
         const expected = ids(newestFirst(events));
-        for (const limit of [1, 2, 3, 16]) expect(ids((await readAllPages(store, { appId, limit })).flat()), `limit ${limit}`).toEqual(expected);
-        expect(ids((await readAllPages(store, { appId, limit: 2, level: 'error' })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.level === 'error'))));
+        for (const limit of [1, 2, 3, 16]) expect(ids((await readAllPages(windowed, { appId, limit })).flat()), `limit ${limit}`).toEqual(expected);
+        // Rows found in later windows are read as positions first, then fetched whole.
+        expect((await readAllPages(windowed, { appId, limit: 16 })).flat()).toEqual(newestFirst(events));
+        expect(ids((await readAllPages(windowed, { appId, limit: 2, level: 'error' })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.level === 'error'))));
         const to = new Date(now - 4 * 3_600_000);
-        expect(ids((await readAllPages(store, { appId, limit: 3, to })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.timestamp < to))));
+        expect(ids((await readAllPages(windowed, { appId, limit: 3, to })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.timestamp < to))));
         const from = new Date(now - 4 * 86_400_000);
-        expect(ids((await readAllPages(store, { appId, limit: 3, from, to })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.timestamp >= from && e.timestamp < to))));
+        expect(ids((await readAllPages(windowed, { appId, limit: 3, from, to })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.timestamp >= from && e.timestamp < to))));
+        await windowed.close();
       });
 
       it('keeps earlier pages stable while newer events arrive', async () => {

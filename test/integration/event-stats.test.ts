@@ -199,7 +199,7 @@ describe.each(MODES)('event retention (%s)', (mode: Mode) => {
     expect((await everything.query({ appId: app.id, limit: 10 })).map((e) => e.id)).toEqual([fresh?.id, kept?.id]);
     // Deleted, not merely never stored: upkeep reports the two days it dropped (once its round, which
     // goes on to compact and roll up other days, is over).
-    const dropped = async () => Number(/^eas_event_days_dropped_total (\d+)/m.exec((await api.request('GET', '/metrics')).body)?.[1]);
+    const dropped = async () => Number(/^eas_event_partitions_dropped_total (\d+)/m.exec((await api.request('GET', '/metrics')).body)?.[1]);
     await waitFor(async () => (await dropped()) >= 2, 30_000, 'upkeep to report the days it dropped');
   });
 });

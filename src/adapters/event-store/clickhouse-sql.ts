@@ -126,7 +126,13 @@ function filterConditions(filter: Filter): { where: string[]; params: Record<str
  * LIMIT 1 BY the engine can no longer keep just the top `limit` rows while sorting, and FINAL merges
  * all the app's parts in one stream.
  */
-export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notBefore?: number | undefined }, after: EventPosition | undefined, limit: number): string {
+export function selectEventsSql(
+  db: QuotedIdentifier,
+  query: EventQuery & { notBefore?: number | undefined },
+  after: EventPosition | undefined,
+  limit: number,
+  read: 'events' | 'positions' = 'events',
+): string {
   const { where, params } = filterConditions(query);
   params.limit = limit;
   if (after !== undefined) {
@@ -136,8 +142,21 @@ export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notB
     params.afterId = after.id;
   }
   return bindQuery(
-    `SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
+    `SELECT ${read === 'events' ? EVENT_COLUMNS : 'timestamp_ms, id'} FROM ${db}.${EVENTS_TABLE} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
     params,
+  );
+}
+
+/**
+ * The stored rows (copies included) of an app's events at the given positions. The ids are checked
+ * first (PREWHERE): the other columns are read only for the granules holding one of them, not for
+ * every row between the first and the last position.
+ */
+export function eventsAtSql(db: QuotedIdentifier, appId: string, positions: readonly EventPosition[]): string {
+  const times = positions.map((p) => p.timestamp.getTime());
+  return bindQuery(
+    `SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} PREWHERE has({ids:Array(String)}, id) WHERE app_id = {appId:String} AND timestamp_ms >= {first:Int64} AND timestamp_ms <= {last:Int64}`,
+    { appId, first: Math.min(...times), last: Math.max(...times), ids: positions.map((p) => p.id) },
   );
 }
 
@@ -373,6 +392,11 @@ export function partitionsSql(database: string): string {
   );
 }
 
+/** The events stored, copies included, as the parts count them: one row { n }. */
+export function tableRowsSql(database: string): string {
+  return bindQuery('SELECT sum(rows) AS n FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active', { database, table: EVENTS_TABLE });
+}
+
 /** The active parts of the events table's days `first` to `last` (yyyymmdd): rows { partition_id, parts, part }. */
 export function eventPartsSql(database: string, first: string, last: string): string {
   return bindQuery(
@@ -394,6 +418,12 @@ export function compactPartitionSql(db: QuotedIdentifier, partitionId: string): 
  * A mutation: it rewrites every part holding the app's rows, in the background. 18.16 has no
  * `mutations_sync`, so the caller waits with pendingMutationsSql.
  */
+/** The rows an app has in the events table and its rollups: one row { n }. */
+export function appRowsSql(db: QuotedIdentifier, appId: string): string {
+  const tables = [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers];
+  return bindQuery(`SELECT ${tables.map((table) => `(SELECT count() FROM ${db}.${table} WHERE app_id = {appId:String})`).join(' + ')} AS n`, { appId });
+}
+
 export function deleteAppSql(db: QuotedIdentifier, appId: string): string[] {
   return [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers].map((table) => bindQuery(`ALTER TABLE ${db}.${table} DELETE WHERE app_id = {appId:String}`, { appId }));
 }
@@ -465,6 +495,7 @@ export function pendingFromRow(row: unknown): number {
   return z.object({ pending: int64 }).parse(row).pending;
 }
 
+export const positionRow = z.object({ timestamp_ms: int64, id: z.string() });
 export const countRow = z.object({ n: int64 });
 export const customersRow = z.object({ customers: int64 });
 export const rollupBatchRow = z.object({ day_id: z.string(), part: z.string(), batch: z.string() });

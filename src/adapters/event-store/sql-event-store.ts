@@ -7,6 +7,7 @@ import {
   deleteAppSql,
   dropPartitionSql,
   eventFromRow,
+  eventsAtSql,
   insertEventsSql,
   countRow,
   countSql,
@@ -15,10 +16,13 @@ import {
   eventPartsSql,
   partitionRow,
   partitionsSql,
+  positionRow,
   rollupBatchRow,
   rollupBatchesSql,
   rollupSql,
   tablePartitionRow,
+  tableRowsSql,
+  appRowsSql,
   EVENTS_TABLE,
   ROLLUP_TABLES,
   pendingFromRow,
@@ -59,6 +63,11 @@ export interface SqlEventStoreOptions {
   readonly retentionDays?: number;
   /** The clock retention and upkeep go by. */
   readonly now?: () => number;
+  /**
+   * Below this many stored events (all apps) a list page is read in one statement instead of through
+   * time windows (see query()); default WINDOWED_READS_FROM_ROWS.
+   */
+  readonly windowedReadsFromRows?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -67,6 +76,12 @@ const FIRST_WINDOW_MS = 3_600_000;
 const WINDOW_GROWTH = 8;
 /** A window reaching further back than this reads the rest of the range at once. */
 const WHOLE_RANGE_MS = 100 * 365 * DAY_MS;
+/**
+ * Windows pay off on a large table; on a small one a single statement is cheaper than several, each
+ * of which has the whole table's parts to consider. The table's size is looked up at most this often.
+ */
+const WINDOWED_READS_FROM_ROWS = 1_000_000;
+const TABLE_SIZE_TTL_MS = 10_000;
 /** Past days compacted, and rolled up, per round of upkeep at most: a round stays short, the next one goes on. */
 const COMPACTIONS_PER_UPKEEP = 4;
 const ROLLUPS_PER_UPKEEP = 8;
@@ -85,6 +100,8 @@ export class SqlEventStore implements EventStore {
   readonly #deleteTimeoutMs: number;
   readonly #retentionMs: number | undefined;
   readonly #now: () => number;
+  readonly #windowedFromRows: number;
+  #tableSize: { rows: number; at: number } | undefined;
 
   constructor(transport: ClickHouseTransport, options: SqlEventStoreOptions) {
     this.#transport = transport;
@@ -96,6 +113,18 @@ export class SqlEventStore implements EventStore {
     if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`retentionDays must be a whole number of days, got ${days}`);
     this.#retentionMs = days === 0 ? undefined : days * DAY_MS;
     this.#now = options.now ?? Date.now;
+    this.#windowedFromRows = options.windowedReadsFromRows ?? WINDOWED_READS_FROM_ROWS;
+  }
+
+  /** Whether list pages are read through time windows: when the table holds many events. */
+  async #windowed(): Promise<boolean> {
+    if (this.#windowedFromRows === 0) return true;
+    const now = Date.now();
+    if (this.#tableSize === undefined || now - this.#tableSize.at > TABLE_SIZE_TTL_MS) {
+      const [row] = await this.#transport.select(tableRowsSql(this.#database));
+      this.#tableSize = { rows: countRow.parse(row).n, at: now };
+    }
+    return this.#tableSize.rows >= this.#windowedFromRows;
   }
 
   /** The oldest time a read may return, or undefined when everything is kept. */
@@ -126,38 +155,58 @@ export class SqlEventStore implements EventStore {
    * windows reaching back from its upper end (the cursor, `to`, or now), the first an hour long, each
    * next one sized by nextReach, until the page is full or the range is exhausted; a window that
    * filled the fetch is read on before the next one opens. A busy app's page costs one small query; a
-   * quiet app's, or a rare filter's, a few more. A lookup by id reads without windows.
+   * quiet app's, or a rare filter's, a few more. A lookup by id, and any read while the table is
+   * small (WINDOWED_READS_FROM_ROWS), is one statement without windows.
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
     assertLimit(query.limit);
-    const events: StoredEvent[] = [];
+    const page: { position: EventPosition; event?: StoredEvent }[] = [];
     const seen = new Set<string>();
     let after: EventPosition | undefined = query.after;
     let fetch = query.limit;
     const floor = maxDefined(query.from?.getTime(), this.#notBefore());
     const top = query.after?.timestamp.getTime() ?? query.to?.getTime() ?? this.#now();
-    let reach = query.id === undefined ? FIRST_WINDOW_MS : Infinity;
+    let reach = query.id === undefined && (await this.#windowed()) ? FIRST_WINDOW_MS : Infinity;
+    // The first read takes whole rows, which fills a page of a busy app at once; the reads after it
+    // take positions only (the data of every row in a window would be read for a few matches), and
+    // the page's rows are fetched by position at the end.
+    let read: 'events' | 'positions' = 'events';
     for (;;) {
       const windowFloor = reach >= WHOLE_RANGE_MS ? undefined : top - reach;
       const last = windowFloor === undefined || (floor !== undefined && windowFloor <= floor);
-      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore: last ? floor : windowFloor }, after, fetch));
+      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore: last ? floor : windowFloor }, after, fetch, read));
       for (const row of rows) {
-        const event = eventFromRow(row);
-        if (!seen.has(event.id)) {
-          seen.add(event.id);
-          events.push(event);
+        const entry = read === 'events' ? eventEntry(eventFromRow(row)) : positionEntry(row);
+        if (!seen.has(entry.position.id)) {
+          seen.add(entry.position.id);
+          page.push(entry);
         }
-        if (events.length === query.limit) return events;
-        after = { timestamp: event.timestamp, id: event.id };
+        if (page.length === query.limit) return this.#complete(query.appId, page);
+        after = entry.position;
       }
+      read = 'positions';
       if (rows.length === fetch) {
         fetch = Math.min(fetch * 2, MAX_FETCH);
       } else if (last) {
-        return events;
+        return this.#complete(query.appId, page);
       } else {
-        reach = nextReach(reach, events.length, query.limit);
+        reach = nextReach(reach, page.length, query.limit);
       }
     }
+  }
+
+  /** The page's events, in its order: those read as positions fetched by position in one statement. */
+  async #complete(appId: string, page: readonly { position: EventPosition; event?: StoredEvent }[]): Promise<StoredEvent[]> {
+    const missing = page.filter((entry) => entry.event === undefined).map((entry) => entry.position);
+    const fetched = new Map<string, StoredEvent>();
+    if (missing.length > 0) {
+      for (const row of await this.#transport.select(eventsAtSql(this.#db, appId, missing))) {
+        const event = eventFromRow(row);
+        fetched.set(event.id, event);
+      }
+    }
+    // An event gone in between (its app deleted, its day dropped) is left out.
+    return page.map((entry) => entry.event ?? fetched.get(entry.position.id)).filter((event): event is StoredEvent => event !== undefined);
   }
 
   async counts(query: EventCountsQuery): Promise<EventCounts> {
@@ -282,6 +331,10 @@ export class SqlEventStore implements EventStore {
   }
 
   async deleteApp(appId: string): Promise<void> {
+    // A mutation visits every part of its table, many on an installation keeping many days: an app
+    // with nothing stored (the app's rows are found through the sorting key) is left at that.
+    const [stored] = await this.#transport.select(appRowsSql(this.#db, appId));
+    if (countRow.parse(stored).n === 0) return;
     for (const statement of deleteAppSql(this.#db, appId)) await this.#transport.exec(statement);
     await this.#waitForMutations();
   }
@@ -336,4 +389,13 @@ function nextReach(reach: number, found: number, limit: number): number {
 function maxDefined(...values: (number | undefined)[]): number | undefined {
   const defined = values.filter((v): v is number => v !== undefined);
   return defined.length === 0 ? undefined : Math.max(...defined);
+}
+
+function eventEntry(event: StoredEvent): { position: EventPosition; event: StoredEvent } {
+  return { position: { timestamp: event.timestamp, id: event.id }, event };
+}
+
+function positionEntry(row: unknown): { position: EventPosition } {
+  const { timestamp_ms, id } = positionRow.parse(row);
+  return { position: { timestamp: new Date(timestamp_ms), id } };
 }
