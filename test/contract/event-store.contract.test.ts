@@ -206,7 +206,6 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
         await windowed.insert(events);
         const expected = ids(newestFirst(events));
         for (const limit of [1, 2, 3, 16]) expect(ids((await readAllPages(windowed, { appId, limit })).flat()), `limit ${limit}`).toEqual(expected);
-        // Rows found in later windows are read as positions first, then fetched whole.
         expect((await readAllPages(windowed, { appId, limit: 16 })).flat()).toEqual(newestFirst(events));
         expect(ids((await readAllPages(windowed, { appId, limit: 2, level: 'error' })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.level === 'error'))));
         const to = new Date(now - 4 * 3_600_000);

@@ -126,13 +126,7 @@ function filterConditions(filter: Filter): { where: string[]; params: Record<str
  * LIMIT 1 BY the engine can no longer keep just the top `limit` rows while sorting, and FINAL merges
  * all the app's parts in one stream.
  */
-export function selectEventsSql(
-  db: QuotedIdentifier,
-  query: EventQuery & { notBefore?: number | undefined },
-  after: EventPosition | undefined,
-  limit: number,
-  read: 'events' | 'positions' = 'events',
-): string {
+export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notBefore?: number | undefined }, after: EventPosition | undefined, limit: number): string {
   const { where, params } = filterConditions(query);
   params.limit = limit;
   if (after !== undefined) {
@@ -142,21 +136,8 @@ export function selectEventsSql(
     params.afterId = after.id;
   }
   return bindQuery(
-    `SELECT ${read === 'events' ? EVENT_COLUMNS : 'timestamp_ms, id'} FROM ${db}.${EVENTS_TABLE} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
+    `SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
     params,
-  );
-}
-
-/**
- * The stored rows (copies included) of an app's events at the given positions. The ids are checked
- * first (PREWHERE): the other columns are read only for the granules holding one of them, not for
- * every row between the first and the last position.
- */
-export function eventsAtSql(db: QuotedIdentifier, appId: string, positions: readonly EventPosition[]): string {
-  const times = positions.map((p) => p.timestamp.getTime());
-  return bindQuery(
-    `SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} PREWHERE has({ids:Array(String)}, id) WHERE app_id = {appId:String} AND timestamp_ms >= {first:Int64} AND timestamp_ms <= {last:Int64}`,
-    { appId, first: Math.min(...times), last: Math.max(...times), ids: positions.map((p) => p.id) },
   );
 }
 
@@ -495,7 +476,6 @@ export function pendingFromRow(row: unknown): number {
   return z.object({ pending: int64 }).parse(row).pending;
 }
 
-export const positionRow = z.object({ timestamp_ms: int64, id: z.string() });
 export const countRow = z.object({ n: int64 });
 export const customersRow = z.object({ customers: int64 });
 export const rollupBatchRow = z.object({ day_id: z.string(), part: z.string(), batch: z.string() });

@@ -7,7 +7,6 @@ import {
   deleteAppSql,
   dropPartitionSql,
   eventFromRow,
-  eventsAtSql,
   insertEventsSql,
   countRow,
   countSql,
@@ -16,7 +15,6 @@ import {
   eventPartsSql,
   partitionRow,
   partitionsSql,
-  positionRow,
   rollupBatchRow,
   rollupBatchesSql,
   rollupSql,
@@ -160,53 +158,34 @@ export class SqlEventStore implements EventStore {
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
     assertLimit(query.limit);
-    const page: { position: EventPosition; event?: StoredEvent }[] = [];
+    const events: StoredEvent[] = [];
     const seen = new Set<string>();
     let after: EventPosition | undefined = query.after;
     let fetch = query.limit;
     const floor = maxDefined(query.from?.getTime(), this.#notBefore());
     const top = query.after?.timestamp.getTime() ?? query.to?.getTime() ?? this.#now();
     let reach = query.id === undefined && (await this.#windowed()) ? FIRST_WINDOW_MS : Infinity;
-    // The first read takes whole rows, which fills a page of a busy app at once; the reads after it
-    // take positions only (the data of every row in a window would be read for a few matches), and
-    // the page's rows are fetched by position at the end.
-    let read: 'events' | 'positions' = 'events';
     for (;;) {
       const windowFloor = reach >= WHOLE_RANGE_MS ? undefined : top - reach;
       const last = windowFloor === undefined || (floor !== undefined && windowFloor <= floor);
-      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore: last ? floor : windowFloor }, after, fetch, read));
+      const rows = await this.#transport.select(selectEventsSql(this.#db, { ...query, notBefore: last ? floor : windowFloor }, after, fetch));
       for (const row of rows) {
-        const entry = read === 'events' ? eventEntry(eventFromRow(row)) : positionEntry(row);
-        if (!seen.has(entry.position.id)) {
-          seen.add(entry.position.id);
-          page.push(entry);
+        const event = eventFromRow(row);
+        if (!seen.has(event.id)) {
+          seen.add(event.id);
+          events.push(event);
         }
-        if (page.length === query.limit) return this.#complete(query.appId, page);
-        after = entry.position;
+        if (events.length === query.limit) return events;
+        after = { timestamp: event.timestamp, id: event.id };
       }
-      read = 'positions';
       if (rows.length === fetch) {
         fetch = Math.min(fetch * 2, MAX_FETCH);
       } else if (last) {
-        return this.#complete(query.appId, page);
+        return events;
       } else {
-        reach = nextReach(reach, page.length, query.limit);
+        reach = nextReach(reach, events.length, query.limit);
       }
     }
-  }
-
-  /** The page's events, in its order: those read as positions fetched by position in one statement. */
-  async #complete(appId: string, page: readonly { position: EventPosition; event?: StoredEvent }[]): Promise<StoredEvent[]> {
-    const missing = page.filter((entry) => entry.event === undefined).map((entry) => entry.position);
-    const fetched = new Map<string, StoredEvent>();
-    if (missing.length > 0) {
-      for (const row of await this.#transport.select(eventsAtSql(this.#db, appId, missing))) {
-        const event = eventFromRow(row);
-        fetched.set(event.id, event);
-      }
-    }
-    // An event gone in between (its app deleted, its day dropped) is left out.
-    return page.map((entry) => entry.event ?? fetched.get(entry.position.id)).filter((event): event is StoredEvent => event !== undefined);
   }
 
   async counts(query: EventCountsQuery): Promise<EventCounts> {
@@ -389,13 +368,4 @@ function nextReach(reach: number, found: number, limit: number): number {
 function maxDefined(...values: (number | undefined)[]): number | undefined {
   const defined = values.filter((v): v is number => v !== undefined);
   return defined.length === 0 ? undefined : Math.max(...defined);
-}
-
-function eventEntry(event: StoredEvent): { position: EventPosition; event: StoredEvent } {
-  return { position: { timestamp: event.timestamp, id: event.id }, event };
-}
-
-function positionEntry(row: unknown): { position: EventPosition } {
-  const { timestamp_ms, id } = positionRow.parse(row);
-  return { position: { timestamp: new Date(timestamp_ms), id } };
 }
