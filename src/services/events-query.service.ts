@@ -1,4 +1,4 @@
-import type { EventGroupField, EventStore, EventTopItem } from '../ports/event-store.js';
+import type { EventFilter, EventGroupField, EventStore, EventTopItem } from '../ports/event-store.js';
 import { DomainError } from '../domain/errors.js';
 import { INTERVALS, MAX_BUCKETS, bucketGrid, defaultInterval, fillBuckets, type Interval } from '../domain/event-stats.js';
 import type { AppRepository } from '../ports/metadata.js';
@@ -41,8 +41,6 @@ export interface EventTopRequest extends EventRangeQuery {
   readonly by: EventGroupField;
   readonly limit: number;
 }
-
-const DAY_MS = 86_400_000;
 
 export interface EventPage {
   readonly items: StoredEvent[];
@@ -94,7 +92,8 @@ export class EventsQueryService {
    * largest) or one of every event. Refuses a grid of more than MAX_BUCKETS buckets.
    */
   async counts(accountId: string, appIdOrSlug: string, query: EventCountsRequest): Promise<EventCountsView> {
-    const { from, to } = this.#range(query);
+    const filter = this.#filter(query);
+    const { from, to } = filter;
     const interval = query.interval ?? defaultInterval(from, to);
     const grid = bucketGrid(from, to, interval);
     if (grid.count > MAX_BUCKETS) {
@@ -102,17 +101,7 @@ export class EventsQueryService {
       throw new DomainError('validation_failed', `interval: ${message}`, { details: [{ path: 'interval', message }] });
     }
     const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
-    const counts = await this.deps.events.counts({
-      appId: app.id,
-      level: query.level,
-      type: query.type,
-      customerId: query.customerId,
-      from,
-      to,
-      bucketMs: INTERVALS[interval],
-      groupBy: query.groupBy,
-      limit: query.limit,
-    });
+    const counts = await this.deps.events.counts({ appId: app.id, ...filter, bucketMs: INTERVALS[interval], groupBy: query.groupBy, limit: query.limit });
     return {
       from,
       to,
@@ -125,17 +114,19 @@ export class EventsQueryService {
 
   /** The values of a field with the most events in [from, to), largest count first. */
   async top(accountId: string, appIdOrSlug: string, query: EventTopRequest): Promise<EventTopItem[]> {
-    const { from, to } = this.#range(query);
+    const filter = this.#filter(query);
     const app = await requireApp(this.deps.apps, accountId, appIdOrSlug);
-    return this.deps.events.top({ appId: app.id, level: query.level, type: query.type, customerId: query.customerId, from, to, by: query.by, limit: query.limit });
+    return this.deps.events.top({ appId: app.id, ...filter, by: query.by, limit: query.limit });
   }
 
-  #range(query: EventRangeQuery): { from: Date; to: Date } {
+  /** The filter of a counting read, its range filled in and checked. */
+  #filter(query: EventRangeQuery): Omit<EventFilter, 'appId'> {
     const to = query.to ?? new Date((this.deps.now ?? Date.now)());
-    const from = query.from ?? new Date(to.getTime() - DAY_MS);
+    const from = query.from ?? new Date(to.getTime() - INTERVALS.day);
     assertOrdered(from, to);
-    return { from, to };
+    return { level: query.level, type: query.type, customerId: query.customerId, from, to };
   }
+
 
   /** One event of the app by its id; not found when the app has no such event (or the id is no UUID). */
   async get(accountId: string, appIdOrSlug: string, eventId: string): Promise<StoredEvent> {

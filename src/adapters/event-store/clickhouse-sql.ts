@@ -6,6 +6,7 @@ import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
 import { dayPartitionOf, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
+import { INTERVALS } from '../../domain/event-stats.js';
 
 /**
  * The statements and row mapping of the events table (created in migrations.ts), shared by both
@@ -169,8 +170,7 @@ export interface CountingPlan {
 /** The rollup tables (migration 3): which part each batch was computed from, and its counts. */
 export const ROLLUP_TABLES = { batches: 'event_rollup_batches', hours: 'event_rollup_hours', customers: 'event_rollup_customers' } as const;
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
+const { hour: HOUR_MS, day: DAY_MS } = INTERVALS;
 
 /**
  * The rollup that answers a question over whole days, if one does: the hourly counts know levels

@@ -1,3 +1,5 @@
+import { INTERVALS } from '../../domain/event-stats.js';
+
 /**
  * The events table keeps one partition per UTC day. Days are what retention is counted in, and
  * dropping a whole partition is the one cheap way to delete in ClickHouse (18.16 has no TTL; a DELETE
@@ -11,7 +13,7 @@
  * holds them together.
  */
 
-const DAY_MS = 86_400_000;
+const DAY_MS = INTERVALS.day;
 /** 1970-01-01T00:00:00Z and 2100-01-01T00:00:00Z − 1 ms: the range the partition key tells apart. */
 const FIRST_MS = 0;
 const LAST_MS = Date.UTC(2100, 0, 1) - 1;

@@ -45,6 +45,7 @@ import type {
 } from '../../ports/event-store.js';
 import { dayPartitionOf, dayRangeOf, mergeDayRanges, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
+import { INTERVALS } from '../../domain/event-stats.js';
 import { applyMigrations } from './migrations.js';
 import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
 import type { StoredEvent } from '../../domain/events.js';
@@ -68,12 +69,11 @@ export interface SqlEventStoreOptions {
   readonly windowedReadsFromRows?: number;
 }
 
-const DAY_MS = 86_400_000;
 /** The first window a page is read through, and how much longer each next one may be (see query()). */
-const FIRST_WINDOW_MS = 3_600_000;
+const FIRST_WINDOW_MS = INTERVALS.hour;
 const WINDOW_GROWTH = 8;
 /** A window reaching further back than this reads the rest of the range at once. */
-const WHOLE_RANGE_MS = 100 * 365 * DAY_MS;
+const WHOLE_RANGE_MS = 100 * 365 * INTERVALS.day;
 /**
  * Windows pay off on a large table; on a small one a single statement is cheaper than several, each
  * of which has the whole table's parts to consider. The table's size is looked up at most this often.
@@ -109,7 +109,7 @@ export class SqlEventStore implements EventStore {
     this.#deleteTimeoutMs = options.deleteTimeoutMs ?? 120_000;
     const days = options.retentionDays ?? 0;
     if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`retentionDays must be a whole number of days, got ${days}`);
-    this.#retentionMs = days === 0 ? undefined : days * DAY_MS;
+    this.#retentionMs = days === 0 ? undefined : days * INTERVALS.day;
     this.#now = options.now ?? Date.now;
     this.#windowedFromRows = options.windowedReadsFromRows ?? WINDOWED_READS_FROM_ROWS;
   }
@@ -197,16 +197,16 @@ export class SqlEventStore implements EventStore {
       this.#transport.select(countSql(plan)).then(([row]) => countRow.parse(row).n),
       this.#transport.select(customersSql(plan)).then(([row]) => customersRow.parse(row).customers),
     ]).then(([n, customers]) => ({ n, customers }));
-    let keys: { key: string | null; total: number }[] = [];
-    let bucketRows: unknown[];
+    // With groupBy: its values with the most events, whose buckets are then counted.
+    let top: { k: string; n: number }[] | undefined;
+    let bucketRows: unknown[] = [];
     if (query.groupBy === undefined) {
       bucketRows = await this.#transport.select(bucketCountsSql(plan, buckets));
     } else {
-      const top = (await this.#transport.select(topSql(plan, query.groupBy, query.limit))).map((row) => topRow.parse(row));
-      keys = top.map((row) => ({ key: row.k, total: row.n }));
+      top = (await this.#transport.select(topSql(plan, query.groupBy, query.limit))).map((row) => topRow.parse(row));
       // Fewer values than the limit are every value there is: the buckets need no filter on them.
       const only = top.length < query.limit ? undefined : top.map((row) => row.k);
-      bucketRows = keys.length === 0 ? [] : await this.#transport.select(bucketCountsSql(plan, buckets, { field: query.groupBy, keys: only }));
+      if (top.length > 0) bucketRows = await this.#transport.select(bucketCountsSql(plan, buckets, { field: query.groupBy, keys: only }));
     }
     const totals = await totalsQuery;
     const byKey = new Map<string, Map<number, number>>();
@@ -215,9 +215,9 @@ export class SqlEventStore implements EventStore {
       entryOf(byKey, row.k, () => new Map<number, number>()).set(buckets.originMs + row.b * buckets.bucketMs, row.n);
     }
     const series: EventSeries[] =
-      query.groupBy === undefined
+      top === undefined
         ? [{ key: null, total: totals.n, buckets: byKey.get('') ?? new Map() }]
-        : keys.map(({ key, total }) => ({ key, total, buckets: byKey.get(key ?? '') ?? new Map() }));
+        : top.map((row) => ({ key: row.k, total: row.n, buckets: byKey.get(row.k) ?? new Map() }));
     return { total: totals.n, uniqueCustomers: totals.customers, series };
   }
 
@@ -238,25 +238,27 @@ export class SqlEventStore implements EventStore {
     const notBefore = this.#notBefore();
     const from = Math.max(filter.from.getTime(), notBefore ?? -Infinity);
     const to = filter.to.getTime();
-    const plan = { db: this.#db, filter: { ...filter, notBefore }, unsettled: [] as DayRange[], rolled: { ranges: [] as DayRange[], batches: [] as string[] } };
-    if (from >= to) return plan;
-    const [first, last] = [dayPartitionOf(from), dayPartitionOf(to - 1)];
-    const [parts, batches] = await Promise.all([
-      this.#transport.select(eventPartsSql(this.#database, first, last)).then((rows) => rows.map((row) => partitionRow.parse(row))),
-      this.#transport.select(rollupBatchesSql(this.#db, first, last)).then((rows) => rows.map((row) => rollupBatchRow.parse(row))),
-    ]);
-    const batchOf = new Map(batches.map((b) => [`${b.day_id} ${b.part}`, b.batch]));
-    for (const day of parts) {
-      const range = dayRangeOf(day.partition_id);
-      const batch = batchOf.get(`${day.partition_id} ${day.part}`);
-      if (day.parts > 1) {
-        plan.unsettled.push(range);
-      } else if (batch !== undefined && range.start !== undefined && range.end !== undefined && range.start >= from && range.end <= to) {
-        plan.rolled.ranges.push(range);
-        plan.rolled.batches.push(batch);
+    const unsettled: DayRange[] = [];
+    const rolled: { ranges: DayRange[]; batches: string[] } = { ranges: [], batches: [] };
+    if (from < to) {
+      const [first, last] = [dayPartitionOf(from), dayPartitionOf(to - 1)];
+      const [parts, batches] = await Promise.all([
+        this.#transport.select(eventPartsSql(this.#database, first, last)).then((rows) => rows.map((row) => partitionRow.parse(row))),
+        this.#transport.select(rollupBatchesSql(this.#db, first, last)).then((rows) => rows.map((row) => rollupBatchRow.parse(row))),
+      ]);
+      const batchOf = new Map(batches.map((b) => [`${b.day_id} ${b.part}`, b.batch]));
+      for (const day of parts) {
+        const range = dayRangeOf(day.partition_id);
+        const batch = batchOf.get(`${day.partition_id} ${day.part}`);
+        if (day.parts > 1) {
+          unsettled.push(range);
+        } else if (batch !== undefined && range.start !== undefined && range.end !== undefined && range.start >= from && range.end <= to) {
+          rolled.ranges.push(range);
+          rolled.batches.push(batch);
+        }
       }
     }
-    return { ...plan, unsettled: mergeDayRanges(plan.unsettled), rolled: { ranges: mergeDayRanges(plan.rolled.ranges), batches: plan.rolled.batches } };
+    return { db: this.#db, filter: { ...filter, notBefore }, unsettled: mergeDayRanges(unsettled), rolled: { ranges: mergeDayRanges(rolled.ranges), batches: rolled.batches } };
   }
 
   /**

@@ -6,6 +6,7 @@ import { eventFilterFields, eventFilterOf } from './events.route.js';
 import { INTERVALS, MAX_BUCKETS, type Interval } from '../../domain/event-stats.js';
 
 const GROUP_FIELDS = ['level', 'event', 'customer_id'] as const;
+const groupField = z.enum(GROUP_FIELDS, { error: `must be one of ${GROUP_FIELDS.join(', ')}` });
 const intervals = Object.keys(INTERVALS) as Interval[];
 
 const countsQuery = z
@@ -15,7 +16,7 @@ const countsQuery = z
       .enum(intervals, { error: `must be one of ${intervals.join(', ')}` })
       .optional()
       .describe('Bucket length; by default minute up to 6 h, hour up to 14 days, else day'),
-    groupBy: z.enum(GROUP_FIELDS, { error: `must be one of ${GROUP_FIELDS.join(', ')}` }).optional().describe('One series per value of this field'),
+    groupBy: groupField.optional().describe('One series per value of this field'),
     limit: limitParam(50).default(10).describe('With groupBy: the number of series, the largest by total'),
   })
   .strict();
@@ -23,7 +24,7 @@ const countsQuery = z
 const topQuery = z
   .object({
     ...eventFilterFields,
-    by: z.enum(GROUP_FIELDS, { error: `must be one of ${GROUP_FIELDS.join(', ')}` }).describe('The field whose values are ranked'),
+    by: groupField.describe('The field whose values are ranked'),
     limit: limitParam(100).default(10),
   })
   .strict();
