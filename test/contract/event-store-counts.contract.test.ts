@@ -5,7 +5,7 @@ import type { EventFilter, EventStore } from '../../src/ports/event-store.js';
 import { EVENT_LEVELS, type StoredEvent } from '../../src/domain/events.js';
 import { bruteCounts, bruteTop, comparable, seededRandom } from '../helpers/event-counts.js';
 import { dropTestDatabase, testDatabaseName, withMergesStopped } from '../helpers/clickhouse.js';
-import { EVENT_STORE_ENGINES, closeSuiteStore, makeEvent, openSuiteStore, type EventStoreHarness } from '../helpers/event-store-harness.js';
+import { EVENT_STORE_ENGINES, closeSuiteStore, makeEvent, openSuiteStore, statementsOnly, type EventStoreHarness } from '../helpers/event-store-harness.js';
 import { uniqueName } from '../helpers/stack-env.js';
 
 /**
@@ -232,16 +232,6 @@ function countsContract(name: string, createHarness: () => Promise<EventStoreHar
       }
     });
   });
-}
-
-/** A transport for the migration runner made of the harness's statement runner: it finds no version applied. */
-function statementsOnly(harness: EventStoreHarness) {
-  return {
-    exec: harness.sql,
-    select: () => Promise.resolve([] as unknown[]),
-    ping: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-  };
 }
 
 for (const engine of EVENT_STORE_ENGINES) countsContract(engine.name, engine.create);

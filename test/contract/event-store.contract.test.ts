@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE } from '../../src/adapters/event-store/clickhouse-sql.js';
 import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
 import { dropTestDatabase, testDatabaseName, withMergesStopped } from '../helpers/clickhouse.js';
-import { EVENT_STORE_ENGINES, T0, closeSuiteStore, makeEvent, openSuiteStore, type EventStoreHarness } from '../helpers/event-store-harness.js';
+import { EVENT_STORE_ENGINES, T0, closeSuiteStore, idFor, ids, makeEvent, newestFirst, openSuiteStore, readAllPages, type EventStoreHarness } from '../helpers/event-store-harness.js';
 import { uniqueName } from '../helpers/stack-env.js';
 import type { StoredEvent } from '../../src/domain/events.js';
 
@@ -11,30 +11,6 @@ import type { StoredEvent } from '../../src/domain/events.js';
  * the ClickHouse server of the local stack (18.16 on Debian) and against chDB. Each run owns a
  * database it drops at the end; each test owns a fresh app id.
  */
-
-/** Ids whose text order is n's order, for tests that need to know it. */
-function idFor(n: number): string {
-  return `01900000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
-}
-
-function newestFirst(events: readonly StoredEvent[]): StoredEvent[] {
-  return [...events].sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-}
-
-const ids = (events: readonly StoredEvent[]): string[] => events.map((e) => e.id);
-
-/** Follows `after` page by page until a short page. */
-async function readAllPages(store: EventStore, query: Omit<EventQuery, 'after'>): Promise<StoredEvent[][]> {
-  const pages: StoredEvent[][] = [];
-  let after: EventQuery['after'];
-  for (;;) {
-    const page = await store.query({ ...query, after });
-    pages.push(page);
-    const last = page.at(-1);
-    if (page.length < query.limit || last === undefined) return pages;
-    after = { timestamp: last.timestamp, id: last.id };
-  }
-}
 
 function eventStoreContract(name: string, createHarness: () => Promise<EventStoreHarness>): void {
   describe(`EventStore contract: ${name}`, () => {

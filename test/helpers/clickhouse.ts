@@ -11,8 +11,11 @@ import { uniqueName } from './stack-env.js';
 
 const TEST_PREFIX = 'test_';
 
-/** Runs one statement that returns nothing, outside any store (set-up and clean-up only). */
-export type RunSql = (sql: string) => Promise<void>;
+/**
+ * Runs one statement outside any store (set-up, clean-up, and looking at the tables behind a store):
+ * its output in the TabSeparated format, empty for a statement that returns nothing.
+ */
+export type RunSql = (sql: string) => Promise<string>;
 
 export function testDatabaseName(purpose: string): string {
   return uniqueName(`${TEST_PREFIX}${purpose}`);
@@ -22,7 +25,12 @@ export function clickhouseSql(url: string): RunSql {
   return async (sql) => {
     const client = createClient({ url });
     try {
-      await client.command({ query: sql });
+      // The client appends the format clause to a query, which only a SELECT may have.
+      if (!/^\s*SELECT\b/i.test(sql)) {
+        await client.command({ query: sql });
+        return '';
+      }
+      return await (await client.query({ query: sql, format: 'TabSeparated' })).text();
     } finally {
       await client.close();
     }
@@ -34,7 +42,7 @@ export function chdbSql(path: string): RunSql {
   return async (sql) => {
     const session = new Session(path);
     try {
-      await session.queryAsync(sql);
+      return (await session.queryAsync(sql, { format: 'TabSeparated' })).text();
     } finally {
       session.close();
     }

@@ -5,7 +5,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { ChdbEventStore } from '../../src/adapters/event-store/chdb-event-store.js';
 import { ClickHouseEventStore } from '../../src/adapters/event-store/clickhouse-event-store.js';
 import type { SqlEventStoreOptions } from '../../src/adapters/event-store/sql-event-store.js';
-import type { EventStore } from '../../src/ports/event-store.js';
+import type { ClickHouseTransport } from '../../src/adapters/event-store/clickhouse-transport.js';
+import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
 import type { StoredEvent } from '../../src/domain/events.js';
 import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, type RunSql } from './clickhouse.js';
 import { stackEnv } from './stack-env.js';
@@ -60,6 +61,31 @@ export function makeEvent(appId: string, overrides: Partial<StoredEvent> = {}): 
   };
 }
 
+/** Ids whose text order is n's order, for tests that need to know it. */
+export function idFor(n: number): string {
+  return `01900000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+/** The store's read order: newest first, then by id descending. */
+export function newestFirst(events: readonly StoredEvent[]): StoredEvent[] {
+  return [...events].sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+export const ids = (events: readonly StoredEvent[]): string[] => events.map((e) => e.id);
+
+/** Follows `after` page by page until a short page. */
+export async function readAllPages(store: EventStore, query: Omit<EventQuery, 'after'>): Promise<StoredEvent[][]> {
+  const pages: StoredEvent[][] = [];
+  let after: EventQuery['after'];
+  for (;;) {
+    const page = await store.query({ ...query, after });
+    pages.push(page);
+    const last = page.at(-1);
+    if (page.length < query.limit || last === undefined) return pages;
+    after = { timestamp: last.timestamp, id: last.id };
+  }
+}
+
 export interface SuiteStore {
   readonly harness: EventStoreHarness;
   readonly database: string;
@@ -81,4 +107,18 @@ export async function closeSuiteStore(suite: Partial<SuiteStore>): Promise<void>
     await dropTestDatabase(suite.harness.sql, suite.database);
     await suite.harness.dispose();
   }
+}
+
+/**
+ * A transport for the migration runner made of the harness's statement runner: it finds no version
+ * applied, so applyMigrations(statementsOnly(harness), db, MIGRATIONS.slice(0, n)) makes a database as
+ * an installation of an earlier version left it.
+ */
+export function statementsOnly(harness: EventStoreHarness): ClickHouseTransport {
+  return {
+    exec: async (sql) => void (await harness.sql(sql)),
+    select: () => Promise.resolve([]),
+    ping: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
 }

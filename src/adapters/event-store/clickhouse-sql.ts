@@ -4,7 +4,7 @@ import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from
 import { CANONICAL_UUID } from '../../domain/uuid.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
-import { dayPartitionOf, type DayRange } from './day-partitions.js';
+import { dayPartitionOf, dayRangeOf, monthRangeOf, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
 import { INTERVALS } from '../../domain/event-stats.js';
 
@@ -101,7 +101,8 @@ interface Filter {
   readonly notBefore?: number | undefined;
 }
 
-function filterConditions(filter: Filter): { where: string[]; params: Record<string, SqlParam> } {
+/** `customerColumn`: where the table keeps the customer (the customer index names it `customer`). */
+function filterConditions(filter: Filter, customerColumn = 'customer_id'): { where: string[]; params: Record<string, SqlParam> } {
   const where = ['app_id = {appId:String}'];
   const params: Record<string, SqlParam> = { appId: filter.appId };
   const add = (condition: string, name: string, value: SqlParam | undefined) => {
@@ -111,7 +112,7 @@ function filterConditions(filter: Filter): { where: string[]; params: Record<str
   };
   add('level = {level:String}', 'level', filter.level);
   add('event = {type:String}', 'type', filter.type);
-  add('customer_id = {customerId:String}', 'customerId', filter.customerId);
+  add(`${customerColumn} = {customerId:String}`, 'customerId', filter.customerId);
   add('id = {id:String}', 'id', filter.id);
   add('timestamp_ms >= {from:Int64}', 'from', filter.from?.getTime());
   add('timestamp_ms < {to:Int64}', 'to', filter.to?.getTime());
@@ -127,8 +128,21 @@ function filterConditions(filter: Filter): { where: string[]; params: Record<str
  * LIMIT 1 BY the engine can no longer keep just the top `limit` rows while sorting, and FINAL merges
  * all the app's parts in one stream.
  */
-export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notBefore?: number | undefined }, after: EventPosition | undefined, limit: number): string {
-  const { where, params } = filterConditions(query);
+export function selectEventsSql(db: QuotedIdentifier, query: ReadFilter, after: EventPosition | undefined, limit: number): string {
+  return pageSql(db, EVENTS_TABLE, EVENT_COLUMNS, filterConditions(query), after, limit);
+}
+
+type ReadFilter = EventQuery & { notBefore?: number | undefined };
+
+/** `SELECT <columns> … WHERE <filter> [strictly after a position] ORDER BY` the read order `LIMIT`. */
+function pageSql(
+  db: QuotedIdentifier,
+  table: string,
+  columns: string,
+  { where, params }: ReturnType<typeof filterConditions>,
+  after: EventPosition | undefined,
+  limit: number,
+): string {
   params.limit = limit;
   if (after !== undefined) {
     // Spelled out rather than as a tuple comparison, which 18.16 does not support.
@@ -136,10 +150,43 @@ export function selectEventsSql(db: QuotedIdentifier, query: EventQuery & { notB
     params.afterTs = after.timestamp.getTime();
     params.afterId = after.id;
   }
-  return bindQuery(
-    `SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`,
-    params,
-  );
+  return bindQuery(`SELECT ${columns} FROM ${db}.${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, id DESC LIMIT {limit:UInt32}`, params);
+}
+
+/**
+ * The customer index (migration 4): the position (time, id), level and name of every event that has a
+ * customer, sorted by app and customer, filled by a materialized view on every insert into the events
+ * table. The events table is sorted by time, so a customer's events are scattered over all of an app's
+ * rows there (the median customer of a busy app has one event in every few thousand); here they are
+ * adjacent, and finding a page of them reads a few small granules. Partitioned by month, not by day:
+ * a customer's page spans days, and every partition read costs a lookup of its own.
+ */
+export const CUSTOMER_INDEX = { table: 'events_by_customer', feed: 'events_by_customer_feed' } as const;
+
+/**
+ * The positions of the next `limit` events of a customer in read order (the filter's customerId set):
+ * rows { timestamp_ms, id }, copies included (adjacent, as in the events table).
+ */
+export function customerPositionsSql(db: QuotedIdentifier, query: ReadFilter & { customerId: string }, after: EventPosition | undefined, limit: number): string {
+  return pageSql(db, CUSTOMER_INDEX.table, 'timestamp_ms, id', filterConditions(query, 'customer'), after, limit);
+}
+
+/**
+ * The rows of an app's events at these positions, in no order, copies included. `timestamp_ms IN`
+ * a list of constants is what the sorting key can narrow to a granule per position, on 18.16 too.
+ */
+export function eventsAtSql(db: QuotedIdentifier, appId: string, positions: readonly EventPosition[]): string {
+  if (positions.length === 0) throw new RangeError('eventsAtSql needs at least one position');
+  const params: Record<string, SqlParam> = { appId };
+  const times = [...new Set(positions.map((p) => p.timestamp.getTime()))].map((ms, i) => {
+    params[`t${i}`] = ms;
+    return `{t${i}:Int64}`;
+  });
+  const ids = [...new Set(positions.map((p) => p.id))].map((id, i) => {
+    params[`i${i}`] = id;
+    return `{i${i}:String}`;
+  });
+  return bindQuery(`SELECT ${EVENT_COLUMNS} FROM ${db}.${EVENTS_TABLE} WHERE app_id = {appId:String} AND timestamp_ms IN (${times.join(', ')}) AND id IN (${ids.join(', ')})`, params);
 }
 
 /**
@@ -199,13 +246,19 @@ interface CountShape {
   readonly groupBy?: string;
   readonly outer: string;
   readonly tail?: string;
+  /** A statement around the counted one, sharing its parameters. */
+  readonly wrap?: (counted: string) => string;
   /** Conditions on the events' columns. */
   readonly where?: readonly string[];
   readonly params?: Record<string, SqlParam>;
   readonly rollup?: { readonly table: 'hours' | 'customers'; readonly select: string; readonly where?: readonly string[] };
 }
 
-function rangeConditions(column: string, ranges: readonly DayRange[], prefix: string, params: Record<string, SqlParam>): string {
+/**
+ * `column` within any of `ranges` ([start, end), either end open), as one condition; the bounds are
+ * added to `params` under names made of `prefix`. ('1' for a range open at both ends.)
+ */
+export function rangeConditions(column: string, ranges: readonly DayRange[], prefix: string, params: Record<string, SqlParam>): string {
   return ranges
     .map((range, i) => {
       const bounds: string[] = [];
@@ -249,7 +302,8 @@ function countedSql(plan: CountingPlan, shape: CountShape): string {
   } else {
     members.push(rows('count()', [...excluded, `NOT (${unsettled})`]), rows('uniqExact(id)', [`(${unsettled})`]));
   }
-  return bindQuery(`SELECT ${shape.outer} FROM (${members.join(' UNION ALL ')})${shape.tail ?? ''}`, params);
+  const counted = `SELECT ${shape.outer} FROM (${members.join(' UNION ALL ')})${shape.tail ?? ''}`;
+  return bindQuery(shape.wrap === undefined ? counted : shape.wrap(counted), params);
 }
 
 /** Conditions of the filter the rollup table knows: level and name (hours), or customer (customers). */
@@ -279,34 +333,39 @@ export function customersSql(plan: CountingPlan): string {
 }
 
 /**
- * Counts per bucket (and group value, of `keys` only when given): rows { k, b, n }, b the bucket's
- * index from `originMs` in steps of `bucketMs` (every matching time is at or after the origin, so the
- * division floors).
+ * The series of a count over time: without a group field one row for all matching events (none when
+ * there are none), with one the `limit` values of the field with the most events (of `keys` only, when
+ * given), largest first, then by key. Rows { k, n, bs, cs }: the value ('' without a field), its total,
+ * and its non-empty buckets as indexes from `originMs` in steps of `bucketMs` (every matching time is
+ * at or after the origin, so the division floors) with their counts. The values are ranked by the
+ * totals of their buckets, in the same statement.
  */
-export function bucketCountsSql(
+export function seriesSql(
   plan: CountingPlan,
   buckets: { originMs: number; bucketMs: number },
-  group?: { field: EventGroupField; keys?: readonly string[] | undefined },
+  group: { field: EventGroupField; keys?: readonly string[] | undefined } | undefined,
+  limit: number,
 ): string {
   const column = group === undefined ? undefined : GROUP_COLUMNS[group.field];
   const keys = group?.keys;
-  const where = [...(column === undefined || keys === undefined ? [] : [`has({keys:Array(String)}, ${column.expr})`]), ...(column?.where === undefined ? [] : [column.where])];
   const table = rollupFor(plan.filter, { groupBy: group?.field, bucketMs: buckets.bucketMs });
   const time = table === 'customers' ? 'day_ms' : 'hour_ms';
   const rollupKey = column === undefined ? "''" : column.rollup;
   return countedSql(plan, {
-    inner: (count) => `${column === undefined ? "''" : column.expr} AS k, intDiv(timestamp_ms - {origin:Int64}, {bucket:Int64}) AS b, ${count} AS n`,
+    inner: (count) => `${column === undefined ? "''" : column.expr} AS k, intDiv(timestamp_ms - {origin:Int64}, {bucket:Int64}) AS b, ${count} AS c`,
     groupBy: 'k, b',
-    outer: 'k, b, sum(n) AS n',
+    outer: 'k, b, sum(c) AS c',
+    // Ranked outside: the totals are sums of the buckets, which are summed over the members first.
     tail: ' GROUP BY k, b',
-    where,
-    params: { origin: buckets.originMs, bucket: buckets.bucketMs, ...(keys === undefined ? {} : { keys: [...keys] }) },
+    wrap: (counted) => `SELECT k, sum(c) AS n, groupArray(b) AS bs, groupArray(c) AS cs FROM (${counted}) GROUP BY k ORDER BY n DESC, k ASC LIMIT {limit:UInt32}`,
+    where: [...(column?.where === undefined ? [] : [column.where]), ...(column === undefined || keys === undefined ? [] : [`has({keys:Array(String)}, ${column.expr})`])],
+    params: { origin: buckets.originMs, bucket: buckets.bucketMs, limit, ...(keys === undefined ? {} : { keys: [...keys] }) },
     ...(table === undefined
       ? {}
       : {
           rollup: {
             table,
-            select: `${rollupKey} AS k, intDiv(${time} - {origin:Int64}, {bucket:Int64}) AS b, sum(n) AS n`,
+            select: `${rollupKey} AS k, intDiv(${time} - {origin:Int64}, {bucket:Int64}) AS b, sum(n) AS c`,
             where: [...rollupFilter(plan.filter, table), ...(keys === undefined ? [] : [`has({keys:Array(String)}, ${rollupKey})`])],
           },
         }),
@@ -362,14 +421,26 @@ export function rollupBatchesSql(db: QuotedIdentifier, first: string, last: stri
   });
 }
 
-/** Every table the day partitions span: the events and their rollups. */
-const DAY_TABLES = [EVENTS_TABLE, ROLLUP_TABLES.batches, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers];
+/**
+ * Every table partitioned by time, with the times each of its partitions holds: the events and their
+ * rollups by day, the customer index by month.
+ */
+export const PARTITIONED_TABLES: Readonly<Record<string, (partitionId: string) => DayRange>> = {
+  [EVENTS_TABLE]: dayRangeOf,
+  [ROLLUP_TABLES.batches]: dayRangeOf,
+  [ROLLUP_TABLES.hours]: dayRangeOf,
+  [ROLLUP_TABLES.customers]: dayRangeOf,
+  [CUSTOMER_INDEX.table]: monthRangeOf,
+};
 
-/** The active parts per day of each of those tables: rows { table, partition_id, parts, part } (part: one of them). */
+/** The tables holding rows of an app: what deleting it removes. */
+const APP_TABLES = [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers, CUSTOMER_INDEX.table];
+
+/** The active parts per partition of each of those tables: rows { table, partition_id, parts, part } (part: one of them). */
 export function partitionsSql(database: string): string {
   return bindQuery(
     'SELECT table, partition_id, count() AS parts, any(name) AS part FROM system.parts WHERE database = {database:String} AND has({tables:Array(String)}, table) AND active GROUP BY table, partition_id',
-    { database, tables: DAY_TABLES },
+    { database, tables: Object.keys(PARTITIONED_TABLES) },
   );
 }
 
@@ -395,24 +466,23 @@ export function compactPartitionSql(db: QuotedIdentifier, partitionId: string): 
   return bindQuery(`OPTIMIZE TABLE ${db}.${EVENTS_TABLE} PARTITION ID {partition:String} FINAL`, { partition: partitionId });
 }
 
-/**
- * A mutation: it rewrites every part holding the app's rows, in the background. 18.16 has no
- * `mutations_sync`, so the caller waits with pendingMutationsSql.
- */
-/** The rows an app has in the events table and its rollups: one row { n }. */
+/** The rows an app has in the tables deleting it empties: one row { n }. */
 export function appRowsSql(db: QuotedIdentifier, appId: string): string {
-  const tables = [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers];
-  return bindQuery(`SELECT ${tables.map((table) => `(SELECT count() FROM ${db}.${table} WHERE app_id = {appId:String})`).join(' + ')} AS n`, { appId });
+  return bindQuery(`SELECT ${APP_TABLES.map((table) => `(SELECT count() FROM ${db}.${table} WHERE app_id = {appId:String})`).join(' + ')} AS n`, { appId });
 }
 
+/**
+ * Mutations: each rewrites every part of its table holding the app's rows, in the background. 18.16
+ * has no `mutations_sync`, so the caller waits with pendingMutationsSql.
+ */
 export function deleteAppSql(db: QuotedIdentifier, appId: string): string[] {
-  return [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers].map((table) => bindQuery(`ALTER TABLE ${db}.${table} DELETE WHERE app_id = {appId:String}`, { appId }));
+  return APP_TABLES.map((table) => bindQuery(`ALTER TABLE ${db}.${table} DELETE WHERE app_id = {appId:String}`, { appId }));
 }
 
 export function pendingMutationsSql(database: string): string {
   return bindQuery(
     'SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND has({tables:Array(String)}, table) AND is_done = 0',
-    { database, tables: DAY_TABLES },
+    { database, tables: APP_TABLES },
   );
 }
 
@@ -479,7 +549,8 @@ export function pendingFromRow(row: unknown): number {
 export const countRow = z.object({ n: int64 });
 export const customersRow = z.object({ customers: int64 });
 export const rollupBatchRow = z.object({ day_id: z.string(), part: z.string(), batch: z.string() });
-export const bucketCountRow = z.object({ k: z.string(), b: int64, n: int64 });
+export const seriesRow = z.object({ k: z.string(), n: int64, bs: z.array(int64), cs: z.array(int64) });
 export const topRow = z.object({ k: z.string(), n: int64, last: int64 });
+export const positionRow = z.object({ timestamp_ms: int64, id: z.string() }).transform((r): EventPosition => ({ timestamp: new Date(r.timestamp_ms), id: r.id }));
 export const partitionRow = z.object({ partition_id: z.string(), parts: int64, part: z.string() });
 export const tablePartitionRow = partitionRow.extend({ table: z.string() });

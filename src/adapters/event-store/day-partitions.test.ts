@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayPartitionOf, dayRangeOf, mergeDayRanges } from './day-partitions.js';
+import { dayPartitionOf, dayRangeOf, mergeDayRanges, monthRangeOf } from './day-partitions.js';
 
 describe('day partitions', () => {
   it('names the UTC day of a time, clamping times before 1970 and from 2100 on to the first and last day', () => {
@@ -16,6 +16,14 @@ describe('day partitions', () => {
     expect(dayRangeOf('19700101')).toEqual({ start: undefined, end: 86_400_000 });
     expect(dayRangeOf('20991231')).toEqual({ start: Date.parse('2099-12-31T00:00:00Z'), end: undefined });
     for (const id of ['2026112', '20261131', '19691231', '21000101', 'abcdefgh']) expect(() => dayRangeOf(id), id).toThrow(/not a day partition id/);
+  });
+
+  it('gives the range of a month, open at the clamped ends, and refuses what is no month', () => {
+    expect(monthRangeOf('202611')).toEqual({ start: Date.parse('2026-11-01T00:00:00Z'), end: Date.parse('2026-12-01T00:00:00Z') });
+    expect(monthRangeOf('202612')).toEqual({ start: Date.parse('2026-12-01T00:00:00Z'), end: Date.parse('2027-01-01T00:00:00Z') });
+    expect(monthRangeOf('197001')).toEqual({ start: undefined, end: Date.parse('1970-02-01T00:00:00Z') });
+    expect(monthRangeOf('209912')).toEqual({ start: Date.parse('2099-12-01T00:00:00Z'), end: undefined });
+    for (const id of ['20261', '202613', '202600', '196912', '210001', '20261124', 'abcdef']) expect(() => monthRangeOf(id), id).toThrow(/not a month partition id/);
   });
 
   it('joins adjacent days and keeps gaps', () => {

@@ -26,6 +26,14 @@ export function dayPartitionKey(column: string): string {
 /** The partition key of the events table. */
 export const DAY_PARTITION_KEY = dayPartitionKey('timestamp_ms');
 
+/**
+ * The partition key of a table by the month of its time column (yyyymm), with the same clamps: for
+ * a table read across many days at once, where one part per day would cost every read a lookup per day.
+ */
+export function monthPartitionKey(column: string): string {
+  return `toYYYYMM(toDateTime(intDiv(least(greatest(${column}, ${FIRST_MS}), ${LAST_MS}), 1000), 'UTC'))`;
+}
+
 /** The partition id (yyyymmdd) of an event time, as the engine computes it. */
 export function dayPartitionOf(timestampMs: number): string {
   const clamped = Math.min(Math.max(timestampMs, FIRST_MS), LAST_MS);
@@ -45,10 +53,22 @@ export function dayRangeOf(partitionId: string): DayRange {
   if (!match) throw new Error(`not a day partition id: ${JSON.stringify(partitionId)}`);
   const start = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   if (dayPartitionOf(start) !== partitionId) throw new Error(`not a day partition id: ${JSON.stringify(partitionId)}`);
-  return {
-    start: start <= FIRST_MS ? undefined : start,
-    end: start + DAY_MS > LAST_MS ? undefined : start + DAY_MS,
-  };
+  return clampedRange(start, start + DAY_MS);
+}
+
+const MONTH_ID = /^(\d{4})(\d{2})$/;
+
+/** The times a month partition (yyyymm, monthPartitionKey) holds, open at the clamped extremes like a day's. */
+export function monthRangeOf(partitionId: string): DayRange {
+  const match = MONTH_ID.exec(partitionId);
+  const [year, month] = match === null ? [NaN, NaN] : [Number(match[1]), Number(match[2])];
+  const start = Date.UTC(year, month - 1, 1);
+  if (!Number.isFinite(start) || dayPartitionOf(start).slice(0, 6) !== partitionId) throw new Error(`not a month partition id: ${JSON.stringify(partitionId)}`);
+  return clampedRange(start, Date.UTC(year, month, 1));
+}
+
+function clampedRange(start: number, end: number): DayRange {
+  return { start: start <= FIRST_MS ? undefined : start, end: end > LAST_MS ? undefined : end };
 }
 
 /** Adjacent ranges joined, in order: fewer conditions for the same rows. */

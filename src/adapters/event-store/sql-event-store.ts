@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
-  bucketCountRow,
-  bucketCountsSql,
   compactPartitionSql,
   deleteAppSql,
   dropPartitionSql,
@@ -10,11 +8,15 @@ import {
   insertEventsSql,
   countRow,
   countSql,
+  customerPositionsSql,
   customersRow,
   customersSql,
   eventPartsSql,
+  eventsAtSql,
   partitionRow,
   partitionsSql,
+  PARTITIONED_TABLES,
+  positionRow,
   rollupBatchRow,
   rollupBatchesSql,
   rollupSql,
@@ -26,6 +28,8 @@ import {
   pendingFromRow,
   pendingMutationsSql,
   selectEventsSql,
+  seriesRow,
+  seriesSql,
   topRow,
   topSql,
   type CountingPlan,
@@ -44,7 +48,6 @@ import type {
   EventTopQuery,
 } from '../../ports/event-store.js';
 import { dayPartitionOf, dayRangeOf, mergeDayRanges, type DayRange } from './day-partitions.js';
-import { entryOf } from '../../lib/map-entry.js';
 import { INTERVALS } from '../../domain/event-stats.js';
 import { applyMigrations } from './migrations.js';
 import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
@@ -154,10 +157,12 @@ export class SqlEventStore implements EventStore {
    * next one sized by nextReach, until the page is full or the range is exhausted; a window that
    * filled the fetch is read on before the next one opens. A busy app's page costs one small query; a
    * quiet app's, or a rare filter's, a few more. A lookup by id, and any read while the table is
-   * small (WINDOWED_READS_FROM_ROWS), is one statement without windows.
+   * small (WINDOWED_READS_FROM_ROWS), is one statement without windows. A customer's events are read
+   * through the customer index instead (#queryByCustomer).
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
     assertLimit(query.limit);
+    if (query.customerId !== undefined && query.id === undefined) return this.#queryByCustomer({ ...query, customerId: query.customerId });
     const events: StoredEvent[] = [];
     const seen = new Set<string>();
     let after: EventPosition | undefined = query.after;
@@ -188,37 +193,78 @@ export class SqlEventStore implements EventStore {
     }
   }
 
+  /**
+   * A customer's page: its next positions from the customer index (CUSTOMER_INDEX), then the rows at
+   * those positions, whatever the table's size. Copies of a position (an event indexed twice) are
+   * adjacent and read once; a position whose row is gone (its app being deleted) is passed over. When
+   * the positions fetched yield too few events, the next ones are read strictly after the last, in
+   * growing numbers, as in query().
+   */
+  async #queryByCustomer(query: EventQuery & { customerId: string }): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    const notBefore = this.#notBefore();
+    let after = query.after;
+    let fetch = query.limit;
+    for (;;) {
+      const rows = await this.#transport.select(customerPositionsSql(this.#db, { ...query, notBefore }, after, fetch));
+      let previous: string | undefined;
+      const positions = rows
+        .map((row) => positionRow.parse(row))
+        .filter((position) => {
+          const key = positionKey(position);
+          const first = key !== previous;
+          previous = key;
+          return first;
+        });
+      const found = new Map<string, StoredEvent>();
+      if (positions.length > 0) {
+        for (const row of await this.#transport.select(eventsAtSql(this.#db, query.appId, positions))) {
+          const event = eventFromRow(row);
+          found.set(positionKey({ timestamp: event.timestamp, id: event.id }), event);
+        }
+      }
+      for (const position of positions) {
+        const event = found.get(positionKey(position));
+        if (event !== undefined) events.push(event);
+        if (events.length === query.limit) return events;
+        after = position;
+      }
+      if (rows.length < fetch) return events;
+      fetch = Math.min(fetch * 2, MAX_FETCH);
+    }
+  }
+
   async counts(query: EventCountsQuery): Promise<EventCounts> {
     assertLimit(query.limit);
     if (!Number.isSafeInteger(query.bucketMs) || query.bucketMs < 1) throw new RangeError(`bucketMs must be a positive integer, got ${query.bucketMs}`);
     const plan = await this.#plan(query);
     const buckets = { originMs: Math.floor(query.from.getTime() / query.bucketMs) * query.bucketMs, bucketMs: query.bucketMs };
-    const totalsQuery = Promise.all([
+    const [n, customers, rows] = await Promise.all([
       this.#transport.select(countSql(plan)).then(([row]) => countRow.parse(row).n),
       this.#transport.select(customersSql(plan)).then(([row]) => customersRow.parse(row).customers),
-    ]).then(([n, customers]) => ({ n, customers }));
-    // With groupBy: its values with the most events, whose buckets are then counted.
-    let top: { k: string; n: number }[] | undefined;
-    let bucketRows: unknown[] = [];
-    if (query.groupBy === undefined) {
-      bucketRows = await this.#transport.select(bucketCountsSql(plan, buckets));
-    } else {
-      top = (await this.#transport.select(topSql(plan, query.groupBy, query.limit))).map((row) => topRow.parse(row));
-      // Fewer values than the limit are every value there is: the buckets need no filter on them.
-      const only = top.length < query.limit ? undefined : top.map((row) => row.k);
-      if (top.length > 0) bucketRows = await this.#transport.select(bucketCountsSql(plan, buckets, { field: query.groupBy, keys: only }));
-    }
-    const totals = await totalsQuery;
-    const byKey = new Map<string, Map<number, number>>();
-    for (const raw of bucketRows) {
-      const row = bucketCountRow.parse(raw);
-      entryOf(byKey, row.k, () => new Map<number, number>()).set(buckets.originMs + row.b * buckets.bucketMs, row.n);
-    }
-    const series: EventSeries[] =
-      top === undefined
-        ? [{ key: null, total: totals.n, buckets: byKey.get('') ?? new Map() }]
-        : top.map((row) => ({ key: row.k, total: row.n, buckets: byKey.get(row.k) ?? new Map() }));
-    return { total: totals.n, uniqueCustomers: totals.customers, series };
+      this.#series(plan, buckets, query),
+    ]);
+    const series = rows.map((raw): EventSeries => {
+      const row = seriesRow.parse(raw);
+      const counts = new Map<number, number>();
+      row.bs.forEach((b, i) => counts.set(buckets.originMs + b * buckets.bucketMs, row.cs[i] ?? 0));
+      return { key: row.k, total: row.n, buckets: counts };
+    });
+    if (query.groupBy !== undefined) return { total: n, uniqueCustomers: customers, series };
+    return { total: n, uniqueCustomers: customers, series: [{ key: null, total: n, buckets: series[0]?.buckets ?? new Map() }] };
+  }
+
+  /**
+   * The rows of seriesSql: levels and names ranked and counted per bucket in one statement. Customer
+   * ids are unbounded (a month of a busy app has thousands, each with a bucket per day): they are
+   * ranked first (topSql) and only the top ones counted per bucket, which measured 154 against 277 ms
+   * at 10 million events (30 days by day), where levels took 98 in one statement against 123 in two.
+   */
+  async #series(plan: CountingPlan, buckets: { originMs: number; bucketMs: number }, query: EventCountsQuery): Promise<unknown[]> {
+    if (query.groupBy === undefined) return this.#transport.select(seriesSql(plan, buckets, undefined, 1));
+    if (query.groupBy !== 'customer_id') return this.#transport.select(seriesSql(plan, buckets, { field: query.groupBy }, query.limit));
+    const top = (await this.#transport.select(topSql(plan, query.groupBy, query.limit))).map((row) => topRow.parse(row).k);
+    return top.length === 0 ? [] : this.#transport.select(seriesSql(plan, buckets, { field: query.groupBy, keys: top }, query.limit));
   }
 
   async top(query: EventTopQuery): Promise<EventTopItem[]> {
@@ -276,7 +322,9 @@ export class SqlEventStore implements EventStore {
     const today = dayRangeOf(dayPartitionOf(this.#now()));
     const dropped = new Set<string>();
     for (const p of partitions) {
-      const end = dayRangeOf(p.partition_id).end;
+      const rangeOf = PARTITIONED_TABLES[p.table];
+      if (rangeOf === undefined) continue;
+      const end = rangeOf(p.partition_id).end;
       if (notBefore !== undefined && end !== undefined && end <= notBefore) {
         await this.#transport.exec(dropPartitionSql(this.#db, p.table, p.partition_id));
         if (p.table === EVENTS_TABLE) dropped.add(p.partition_id);
@@ -364,6 +412,10 @@ function assertLimit(limit: number): void {
 function nextReach(reach: number, found: number, limit: number): number {
   if (found === 0) return reach * WINDOW_GROWTH;
   return Math.round(Math.min(reach * WINDOW_GROWTH, Math.max(reach * 2, ((reach * limit) / found) * 1.5)));
+}
+
+function positionKey(position: EventPosition): string {
+  return `${position.timestamp.getTime()} ${position.id}`;
 }
 
 /** The largest of the defined values, or undefined when none is. */
