@@ -1,9 +1,9 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../ports/rate-limiter.js';
+import { RATE_LIMIT_MAX_WAIT_MS, type RateLimitOutcome, type RateLimitPolicy, type RateLimiter } from '../ports/rate-limiter.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { CircuitBreaker } from '../lib/circuit-breaker.js';
-import { withDeadline } from '../lib/deadline.js';
+import { withLoopDeadline } from '../lib/deadline.js';
 
 /**
  * The per-account request budget at the HTTP edge (`RATE_LIMIT_POINTS` requests per
@@ -19,9 +19,11 @@ import { withDeadline } from '../lib/deadline.js';
  * `Retry-After`, equal to `t` (the draft: Retry-After must not end before the effective window).
  *
  * Failing open: the budget lives in Redis in distributed mode, and an outage of the limiter's store
- * must not take the API down with it. A check that fails or takes longer than `timeoutMs` lets the
- * request through unchecked. The first such failure opens a circuit breaker: for `probeIntervalMs`
- * no request waits on Redis at all, then one request probes it. Every request let through unchecked
+ * must not take the API down with it. A check that fails, or gets no answer within `timeoutMs`, lets
+ * the request through unchecked. Only the store's silence counts: time this process was too busy to
+ * read an answer (a burst of requests keeps its event loop busy) extends the wait, up to `maxWaitMs`
+ * (withLoopDeadline), so a burst never switches the limit off. The first such failure opens a circuit
+ * breaker: for `probeIntervalMs` no request waits on Redis at all, then one request probes it. Every request let through unchecked
  * adds one to `eas_rate_limiter_fail_open_total`; `eas_rate_limiter_failing_open` is 1 meanwhile; one
  * warn line says when failing open starts and one info line when limits are enforced again. While
  * failing open a response carries `RateLimit-Policy` but no `RateLimit`: the remaining budget is not
@@ -41,6 +43,7 @@ export interface AccountRateLimitOptions {
   readonly metrics: Registry;
   readonly logger: Pick<Logger, 'warn' | 'info'>;
   readonly timeoutMs?: number;
+  readonly maxWaitMs?: number;
   readonly probeIntervalMs?: number;
   /** Clock of the circuit breaker (tests). */
   readonly now?: () => number;
@@ -50,6 +53,7 @@ export class AccountRateLimit {
   readonly #limiter: RateLimiter;
   readonly #logger: Pick<Logger, 'warn' | 'info'>;
   readonly #timeoutMs: number;
+  readonly #maxWaitMs: number;
   readonly #breaker: CircuitBreaker;
   readonly #metrics: RateLimitMetrics;
   readonly #policyHeader: string;
@@ -62,6 +66,7 @@ export class AccountRateLimit {
     this.#limiter = options.limiter;
     this.#logger = options.logger;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxWaitMs = Math.max(this.#timeoutMs, options.maxWaitMs ?? RATE_LIMIT_MAX_WAIT_MS);
     this.#breaker = new CircuitBreaker({ cooldownMs: options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS, ...(options.now ? { now: options.now } : {}) });
     this.#metrics = rateLimitMetrics(options.metrics);
     this.#policyHeader = policyHeader(options.limiter.policy);
@@ -90,7 +95,7 @@ export class AccountRateLimit {
     const check = ++this.#checks;
     try {
       const outcome = await this.#breaker.run(() =>
-        withDeadline(this.#limiter.consume(accountId), this.#timeoutMs, `the rate limiter did not answer within ${this.#timeoutMs} ms`),
+        withLoopDeadline(this.#limiter.consume(accountId), this.#timeoutMs, this.#maxWaitMs, `the rate limiter did not answer within ${this.#timeoutMs} ms`),
       );
       if (this.#failingOpenSince !== null && check > this.#failingOpenSince) {
         this.#failingOpenSince = null;

@@ -23,6 +23,13 @@ export interface RateLimitOutcome {
   readonly resetMs: number;
 }
 
+/**
+ * The longest a check may wait for the store's answer while the process itself is too busy to read it
+ * (src/http/rate-limit.ts): the HTTP edge gives up no later, and the Redis client's own command timeout
+ * is no shorter, so that it never answers for the edge first.
+ */
+export const RATE_LIMIT_MAX_WAIT_MS = 2000;
+
 export interface RateLimiter {
   readonly policy: RateLimitPolicy;
   /**

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { GatheredCalls } from '../../lib/gathered-calls.js';
-import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from '../../ports/rate-limiter.js';
+import { RATE_LIMIT_MAX_WAIT_MS, type RateLimitOutcome, type RateLimitPolicy, type RateLimiter } from '../../ports/rate-limiter.js';
 import { outcomesOf } from './outcome.js';
 import { failFastRedisOptions } from '../state/redis-state-store.js';
 
@@ -11,7 +11,7 @@ export interface RedisRateLimiterOptions {
   readonly policy: RateLimitPolicy;
   /** Prepended to every key, so that deployments or test runs sharing one Redis keep their budgets apart. */
   readonly keyPrefix?: string;
-  /** Longest a call waits for a connection, and then for the reply (default 250 ms). */
+  /** Longest a call waits for a connection (default 250 ms). */
   readonly timeoutMs?: number;
 }
 
@@ -49,7 +49,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.#timeoutMs = options.timeoutMs ?? 250;
     // Connects at once (not lazily): a check waits only a fraction of a second (src/http/rate-limit.ts),
     // too little to spend on opening the connection for the process's first request.
-    this.#client = new Redis(options.url, failFastRedisOptions(this.#timeoutMs, false));
+    // A command's own timeout is a backstop only (RATE_LIMIT_MAX_WAIT_MS): the edge decides sooner whether
+    // Redis answered in time, counting only time its event loop could have read the reply; a 250 ms
+    // client-side timer would fire before a reply already waiting in a busy process's socket is read.
+    this.#client = new Redis(options.url, { ...failFastRedisOptions(this.#timeoutMs, false), commandTimeout: RATE_LIMIT_MAX_WAIT_MS });
     // Without an 'error' listener ioredis prints every failed reconnect to stderr. The caller reports
     // the outage once (src/http/rate-limit.ts); this connection has nothing to add.
     this.#client.on('error', () => undefined);
