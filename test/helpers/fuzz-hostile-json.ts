@@ -86,7 +86,9 @@ export function hostileExpectation(recipe: HostileRecipe): HostileExpectation {
     case 'long-number':
       return Number.isFinite(Number(longNumber(recipe))) ? 'either' : 400;
     case 'deep':
-      if (recipe.where === 'metadata' || recipe.where === 'body') return 400;
+      if (recipe.where === 'metadata') return 400;
+      // The body nests the event in arrays: one level of them is a batch of one event, and valid.
+      if (recipe.where === 'body') return recipe.levels === 1 ? 202 : 400;
       return 1 + recipe.levels <= MAX_DATA_DEPTH ? 202 : 400;
     case 'proto':
       return 400;
