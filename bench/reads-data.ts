@@ -1,8 +1,9 @@
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Session } from 'chdb';
 import { ChdbEventStore } from '../src/adapters/event-store/chdb-event-store.js';
 import { ClickHouseEventStore } from '../src/adapters/event-store/clickhouse-event-store.js';
-import { EVENT_COLUMNS, EVENTS_TABLE } from '../src/adapters/event-store/clickhouse-sql.js';
+import { CUSTOMER_INDEX, EVENT_COLUMNS, EVENTS_TABLE } from '../src/adapters/event-store/clickhouse-sql.js';
 import { dayPartitionOf } from '../src/adapters/event-store/day-partitions.js';
 import type { SqlEventStore } from '../src/adapters/event-store/sql-event-store.js';
 import { bindQuery, quoteIdentifier, type SqlParams } from '../src/adapters/event-store/sql.js';
@@ -133,6 +134,9 @@ interface SeedEngine {
   close(): Promise<void>;
 }
 
+/** The longest seeding waits for the engine's own merges to finish. */
+const SETTLE_LIMIT_MS = 300_000;
+
 /** Seeding runs statements of seconds (a few million rows, a day's compaction): far over the client's 30 s default would be a hang. */
 const STATEMENT_TIMEOUT_MS = 600_000;
 
@@ -204,11 +208,26 @@ export async function seedEvents(location: EventStoreLocation, apps: readonly Se
       if (compacted.length === 0 && rolledUp.length === 0) break;
     }
     const compactSeconds = (performance.now() - compactStarted) / 1000;
+    // The engine's own merges (of today's parts, of the customer index's) would otherwise run during
+    // the first measurements; a running installation has them behind it.
+    const settleStarted = performance.now();
+    while (performance.now() - settleStarted < SETTLE_LIMIT_MS) {
+      const [merging] = await engine.rows<{ n: string | number }>(bindQuery('SELECT count() AS n FROM system.merges WHERE database = {database:String}', { database: location.database }));
+      if (Number(merging?.n ?? 0) === 0) break;
+      await delay(500);
+    }
+    const settleSeconds = (performance.now() - settleStarted) / 1000;
     const parts = await engine.rows<{ partition_id: string; parts: string | number; bytes: string | number }>(
       bindQuery(
         'SELECT partition_id, count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active GROUP BY partition_id',
         { database: location.database, table: EVENTS_TABLE },
       ),
+    );
+    const [index] = await engine.rows<{ bytes: string | number }>(
+      bindQuery('SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active', {
+        database: location.database,
+        table: CUSTOMER_INDEX.table,
+      }),
     );
     const today = dayPartitionOf(end);
     const big = apps[0]!;
@@ -221,12 +240,14 @@ export async function seedEvents(location: EventStoreLocation, apps: readonly Se
       insertStatements: statements,
       insertSeconds,
       compactSeconds,
+      settleSeconds,
       upkeepRounds: rounds,
       compactedDays,
       rolledUpDays,
       partitions: parts.length,
       partsToday: Number(parts.find((p) => p.partition_id === today)?.parts ?? 0),
       bytes: parts.reduce((sum, p) => sum + Number(p.bytes), 0),
+      customerIndexBytes: Number(index?.bytes ?? 0),
       from: new Date(start).toISOString(),
       to: new Date(end).toISOString(),
       largeAppMatches: {
@@ -235,7 +256,9 @@ export async function seedEvents(location: EventStoreLocation, apps: readonly Se
         customer: await count('customer_id = {customer:String}', { customer: midCustomer(big) }),
       },
     };
-    log(`compacted ${compactedDays} days and rolled up ${rolledUpDays} in ${rounds} rounds of upkeep, ${compactSeconds.toFixed(1)} s; today in ${seeding.partsToday} parts`);
+    log(
+      `compacted ${compactedDays} days and rolled up ${rolledUpDays} in ${rounds} rounds of upkeep, ${compactSeconds.toFixed(1)} s; today in ${seeding.partsToday} parts; the engine's merges done ${settleSeconds.toFixed(1)} s later`,
+    );
     return seeding;
   } finally {
     await store.close();

@@ -48,12 +48,13 @@ function seedingTable(r: ReadsResult): string {
       `${t.label}, ${t.engine}`,
       int(s.rows),
       `${int(s.insertStatements)} in ${one(s.insertSeconds)} s (${int(s.rows / s.insertSeconds)} rows/s)`,
-      `${int(s.compactedDays)} days${s.rolledUpDays === undefined ? '' : `, ${int(s.rolledUpDays)} rolled up`} in ${int(s.upkeepRounds)} rounds, ${one(s.compactSeconds)} s`,
+      `${int(s.compactedDays)} days${s.rolledUpDays === undefined ? '' : `, ${int(s.rolledUpDays)} rolled up`} in ${int(s.upkeepRounds)} rounds, ${one(s.compactSeconds)} s` +
+        (s.settleSeconds === undefined ? '' : `; other merges done ${one(s.settleSeconds)} s later`),
       `${int(s.partitions)} days, today in ${int(s.partsToday)} parts`,
-      `${one(s.bytes / 1024 ** 2)} MiB`,
+      `${one(s.bytes / 1024 ** 2)} MiB` + (s.customerIndexBytes === undefined ? '' : `, customer index ${one(s.customerIndexBytes / 1024 ** 2)} MiB`),
     ];
   });
-  return table(['Mode', 'Events', 'INSERT … SELECT statements', 'Compaction by upkeep()', 'Partitions after', 'On disk'], rows);
+  return table(['Mode', 'Events', 'INSERT … SELECT statements', 'Compaction by upkeep()', 'Partitions after', 'On disk (events table)'], rows);
 }
 
 /** The reads of the first mode measured (distributed, normally), each with its counterpart in the other mode. */

@@ -203,11 +203,15 @@ export interface ReadsSeeding {
   /** Absent in runs before rollups existed. */
   readonly rolledUpDays?: number;
   readonly compactSeconds: number;
+  /** Then until the engine ran no merge in the database (absent in runs before it was awaited). */
+  readonly settleSeconds?: number;
   /** Day partitions and active parts of today's, after compaction (the engine may merge today's later). */
   readonly partitions: number;
   readonly partsToday: number;
   /** The table's bytes on disk, compressed. */
   readonly bytes: number;
+  /** The customer index's (absent in runs before it existed). */
+  readonly customerIndexBytes?: number;
   /** The events' time range (ISO 8601): the 30 days up to when seeding started. */
   readonly from: string;
   readonly to: string;

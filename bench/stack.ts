@@ -5,6 +5,7 @@ import { createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { quoteIdentifier } from '../src/adapters/event-store/sql.js';
+import { EVENTS_TABLE } from '../src/adapters/event-store/clickhouse-sql.js';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/postgres.js';
 import { uniqueName } from '../test/helpers/stack-env.js';
 
@@ -202,7 +203,7 @@ export async function createBenchTopic(brokers: string[], topic: string, partiti
 export async function countStoredEvents(url: string, database: string): Promise<number> {
   const client = createClient({ url });
   try {
-    const result = await client.query({ query: `SELECT count() AS n FROM ${quoteIdentifier(assertBenchName(database))}.events`, format: 'JSONEachRow' });
+    const result = await client.query({ query: `SELECT count() AS n FROM ${quoteIdentifier(assertBenchName(database))}.${EVENTS_TABLE}`, format: 'JSONEachRow' });
     const [row] = await result.json<{ n: string | number }>();
     return Number(row?.n ?? 0);
   } finally {
