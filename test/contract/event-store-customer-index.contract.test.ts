@@ -10,6 +10,7 @@ import {
   EVENT_STORE_ENGINES,
   closeSuiteStore,
   ids,
+  insertRows,
   makeEvent,
   newestFirst,
   openSuiteStore,
@@ -129,14 +130,14 @@ function customerIndexContract(name: string, createHarness: () => Promise<EventS
           makeEvent(appId, { customerId: 'c0', timestamp: new Date(Date.UTC(2200, 0, 1)) }),
         ];
         const later = sampleEvents(appId, 50, 12);
-        await withMergesStopped(harness.sql, own, EVENTS_TABLE, async () => {
-          await old.insert(events);
-          await old.insert(events.slice(0, 40));
-          expect(await rowsIn(own, EVENTS_TABLE, '1')).toBe(events.length + 40);
-          await old.migrate();
-          await old.insert(later);
-          await expectCustomerPages(old, appId, [...events, ...later], [{ customerId: 'c0' }, { customerId: 'c3', level: 'info' }, { customerId: '' }]);
+        await withMergesStopped(harness.sql, own, 'events_by_day', async () => {
+          await insertRows(harness, own, 'events_by_day', events);
+          await insertRows(harness, own, 'events_by_day', events.slice(0, 40));
+          expect(await rowsIn(own, 'events_by_day', '1')).toBe(events.length + 40);
         });
+        await old.migrate();
+        await old.insert(later);
+        await expectCustomerPages(old, appId, [...events, ...later], [{ customerId: 'c0' }, { customerId: 'c3', level: 'info' }, { customerId: '' }]);
         // A second run of the runner finds the version recorded and indexes nothing again.
         const indexed = await rowsIn(own, CUSTOMER_INDEX.table, '1');
         await old.migrate();

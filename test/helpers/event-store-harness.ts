@@ -8,6 +8,7 @@ import type { SqlEventStoreOptions } from '../../src/adapters/event-store/sql-ev
 import type { ClickHouseTransport } from '../../src/adapters/event-store/clickhouse-transport.js';
 import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
 import type { StoredEvent } from '../../src/domain/events.js';
+import { quoteIdentifier } from '../../src/adapters/event-store/sql.js';
 import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, type RunSql } from './clickhouse.js';
 import { stackEnv } from './stack-env.js';
 
@@ -121,4 +122,25 @@ export function statementsOnly(harness: EventStoreHarness): ClickHouseTransport 
     ping: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
+}
+
+/**
+ * Stores `events` straight into `table` of `database`, one INSERT, as an earlier version of the store
+ * wrote them: for an installation made by applyMigrations(statementsOnly(harness), …).
+ */
+export async function insertRows(harness: EventStoreHarness, database: string, table: string, events: readonly StoredEvent[]): Promise<void> {
+  const rows = events.map((e) =>
+    JSON.stringify({
+      id: e.id,
+      app_id: e.appId,
+      event: e.event,
+      customer_id: e.customerId,
+      level: e.level,
+      data: JSON.stringify(e.data),
+      metadata: JSON.stringify(e.metadata),
+      timestamp_ms: e.timestamp.getTime(),
+      ingested_at_ms: e.ingestedAt.getTime(),
+    }),
+  );
+  await harness.sql(`INSERT INTO ${quoteIdentifier(database)}.${quoteIdentifier(table)} FORMAT JSONEachRow\n${rows.join('\n')}`);
 }

@@ -50,8 +50,11 @@ function jsonRow(event: StoredEvent): string {
   });
 }
 
-/** The events table (migration 2 in migrations.ts); the table named `events` was its monthly predecessor. */
-export const EVENTS_TABLE = 'events_by_day';
+/**
+ * The events table (migration 5 in migrations.ts): one partition per UTC day, granules of 1,024 rows.
+ * Its predecessors were `events` (by month) and `events_by_day` (granules of 8,192 rows).
+ */
+export const EVENTS_TABLE = 'events_by_day_v2';
 
 /**
  * Current ClickHouse refuses an INSERT block that touches more than 100 partitions
@@ -161,7 +164,7 @@ function pageSql(
  * adjacent, and finding a page of them reads a few small granules. Partitioned by month, not by day:
  * a customer's page spans days, and every partition read costs a lookup of its own.
  */
-export const CUSTOMER_INDEX = { table: 'events_by_customer', feed: 'events_by_customer_feed' } as const;
+export const CUSTOMER_INDEX = { table: 'events_by_customer', feed: 'events_by_customer_feed_v2' } as const;
 
 /**
  * The positions of the next `limit` events of a customer in read order (the filter's customerId set):
