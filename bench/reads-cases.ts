@@ -11,7 +11,8 @@ import type { ReadCase, ReadKind } from './results.js';
  * List pages: the first page (the default 25 events) and the 20th, each with no filter, level=error,
  * type=<a middling event name>, customer_id=<the median customer> and a one-hour range. For the 20th
  * page the benchmark follows nextCursor through pages 1–19 once, unmeasured, then times the request of
- * page 20 with that cursor again and again. Counts: the last 24 h by minute (1,441 buckets) and the
+ * page 20 with that cursor again and again. One event by id: the newest of the last minute, and one
+ * from 15 days ago (found through the list, unmeasured). Counts: the last 24 h by minute (1,441 buckets) and the
  * last 30 days by day, with and without groups; top values over 30 days and 24 h. The small app (1 M
  * events) gets a few of the same, to show whether its reads pay for the large app's rows.
  */
@@ -39,7 +40,7 @@ interface ReadSpec {
   readonly page?: number;
 }
 
-const PATHS: Readonly<Record<ReadKind, string>> = { list: 'events', stats: 'stats/events', top: 'stats/top' };
+const PATHS: Readonly<Record<ReadKind, string>> = { list: 'events', event: 'events/{eventId}', stats: 'stats/events', top: 'stats/top' };
 
 /** The requests, their ranges ending at `now`. */
 export function readSpecs(now: number, large: SeedApp): ReadSpec[] {
@@ -57,8 +58,12 @@ export function readSpecs(now: number, large: SeedApp): ReadSpec[] {
     [1, DEEP_PAGE].map((page) => ({ app, kind: 'list', label: `${page === 1 ? 'first page' : `page ${page}`}, ${label}`, query, page }));
   const stats = (app: ReadSpec['app'], label: string, query: Record<string, string>): ReadSpec => ({ app, kind: 'stats', label, query });
   const top = (app: ReadSpec['app'], label: string, query: Record<string, string>): ReadSpec => ({ app, kind: 'top', label, query });
+  // The event read by id is the newest one before `to`, found through the list first.
+  const byId = (label: string, to: number): ReadSpec => ({ app: 'large', kind: 'event', label, query: { to: iso(to), limit: '1' } });
   return [
     ...filters.flatMap((filter) => pages('large', filter)),
+    byId('one event by id, from the last minute', now),
+    byId('one event by id, from 15 days ago', now - 15 * DAY_MS),
     stats('large', '24 h by minute', { ...day, interval: 'minute' }),
     stats('large', '24 h by minute, groupBy=level', { ...day, interval: 'minute', groupBy: 'level' }),
     stats('large', '30 d by day', { ...month, interval: 'day' }),
@@ -114,6 +119,10 @@ function describeAnswer(kind: ReadKind, body: unknown, now: number): string {
     const back = now - Date.parse(oldest.timestamp);
     return `${items.length} events, the oldest from now − ${back < HOUR_MS ? `${Math.round(back / 60_000)} min` : `${(back / HOUR_MS).toFixed(1)} h`}`;
   }
+  if (kind === 'event') {
+    const event = body as { event: string; timestamp: string };
+    return `${event.event}, from now − ${((now - Date.parse(event.timestamp)) / HOUR_MS).toFixed(1)} h`;
+  }
   if (kind === 'stats') {
     const counts = body as { total: number; series: Array<{ buckets: unknown[] }> };
     return `${counts.series.length} series × ${counts.series[0]?.buckets.length ?? 0} buckets, total ${counts.total.toLocaleString('en-US')}`;
@@ -155,9 +164,15 @@ async function measureCase(run: ReadRun, spec: ReadSpec, now: number): Promise<R
     if (next === null) return failed(requestOf(spec.kind, spec.query), `page ${page} answered ${answer.status} without a next page`);
     cursor = next;
   }
-  const request = requestOf(spec.kind, spec.query, cursor);
+  let eventId: string | undefined;
+  if (spec.kind === 'event') {
+    const answer = await get(run, appPath(requestOf('list', spec.query)));
+    eventId = answer.status === 200 ? (answer.body as { items: Array<{ id: string }> }).items[0]?.id : undefined;
+    if (eventId === undefined) return failed(requestOf('list', spec.query), `answered ${answer.status} without an event to read by id`);
+  }
+  const request = eventId === undefined ? requestOf(spec.kind, spec.query, cursor) : requestOf('event', {}).replace('{eventId}', eventId);
   const path = appPath(request);
-  const shown = request.replace(/cursor=[^&]*/, 'cursor={cursor}');
+  const shown = (eventId === undefined ? request : request.replace(eventId, '{eventId}')).replace(/cursor=[^&]*/, 'cursor={cursor}');
   const warmupEnds = performance.now() + WARMUP_BUDGET_MS;
   let warmup = 0;
   while (warmup < READ_WARMUP && (warmup === 0 || performance.now() < warmupEnds)) {

@@ -17,8 +17,9 @@ import type { EventStoreLocation } from './targets.js';
  * numbers(n)`), with the same statements on ClickHouse 18.16 and on chDB.
  *
  * Each row's values come from cityHash64(app, row number, salt), so every run stores the same events
- * but for their ids (generateUUIDv4) and the clock they end at. The shape, chosen to look like a
- * product's telemetry:
+ * but for their ids and the clock they end at. The ids are UUIDv7 of the instant the row says the event
+ * was ingested, random in their other bits (from generateUUIDv4), as the service makes them. The shape,
+ * chosen to look like a product's telemetry:
  * - EVENT_NAMES: 40 names, the row's name picked as floor(40 · u³) with u uniform in [0, 1), so the first
  *   name is 29 % of the events, the second 8 %, the fifth 3.6 %, the twentieth 1.35 % and the last 0.8 %;
  * - levels info / warning / error / success in LEVEL_PERCENT;
@@ -76,7 +77,7 @@ const levelSql = (): string => {
 /** The rows n in [first, first + count) of an app's `total`, as one INSERT. */
 const INSERT_ROWS = (db: string) => `INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS})
 SELECT
-  toString(generateUUIDv4()),
+  lower(concat(substring(h, 3, 8), '-', substring(h, 11, 4), '-7', substring(u, 16, 3), '-', substring(u, 20, 17))),
   {app:String},
   arrayElement({names:Array(String)}, 1 + toUInt32(floor(${EVENT_NAMES.length} * pow(cityHash64({app:String}, n, 1) % 1000000 / 1000000, 3)))),
   if(cityHash64({app:String}, n, 2) % 100 >= ${CUSTOMER_PERCENT}, NULL,
@@ -89,9 +90,10 @@ SELECT
          '","items":', toString(1 + cityHash64({app:String}, n, 9) % 9), ',"ok":true}'),
   '{}',
   ts,
-  ts + cityHash64({app:String}, n, 10) % 2000
+  ingested
 FROM (
-  SELECT number + {first:UInt64} AS n, {start:Int64} + intDiv(n * {span:UInt64}, {total:UInt64}) AS ts, cityHash64({app:String}, n, 4) % 100 AS l
+  SELECT number + {first:UInt64} AS n, {start:Int64} + intDiv(n * {span:UInt64}, {total:UInt64}) AS ts, cityHash64({app:String}, n, 4) % 100 AS l,
+    ts + cityHash64({app:String}, n, 10) % 2000 AS ingested, hex(toUInt64(ingested) + ${2 ** 48}) AS h, toString(generateUUIDv4()) AS u
   FROM numbers({count:UInt64})
 )`;
 

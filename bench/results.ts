@@ -222,13 +222,13 @@ export interface ReadsSeeding {
 /** ClickHouse's server-wide counters over one read case's measured requests, per request. */
 export interface ReadCost {
   readonly selects: number;
-  /** Granules of 8,192 rows the SELECTs chose to read (SelectedMarks): what the primary key did not rule out. */
+  /** Granules the SELECTs chose to read (SelectedMarks): what the primary keys did not rule out (1,024 rows each in the events table and the customer index, 8,192 in the rollups). */
   readonly marks: number;
   /** Compressed bytes read from the columns' files (ReadCompressedBytes), page cache included. */
   readonly compressedBytes: number;
 }
 
-export type ReadKind = 'list' | 'stats' | 'top';
+export type ReadKind = 'list' | 'event' | 'stats' | 'top';
 
 /** One read request, timed over and over with the same parameters. */
 export interface ReadCase {

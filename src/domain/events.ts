@@ -1,6 +1,13 @@
 /** An event as the service stores and reads it, and the levels an event may have. */
 
 export const EVENT_LEVELS = ['info', 'warning', 'error', 'success'] as const;
+
+/**
+ * How far past the moment it is accepted an event's time may lie. More than 24 h in the future is a
+ * client clock or unit error, not an event.
+ */
+export const MAX_EVENT_FUTURE_MS = 24 * 60 * 60 * 1000;
+
 export type EventLevel = (typeof EVENT_LEVELS)[number];
 
 export type MetadataValue = string | number | boolean;

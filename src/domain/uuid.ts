@@ -14,3 +14,12 @@ const UUID_FORM = new RegExp(CANONICAL_UUID.source, 'i');
 export function isUuid(value: string): boolean {
   return UUID_FORM.test(value);
 }
+
+/**
+ * The instant a UUIDv7 was made: its first 48 bits, milliseconds since the epoch. Undefined for an id
+ * of any other version or form.
+ */
+export function uuidv7Millis(id: string): number | undefined {
+  if (!CANONICAL_UUID.test(id) || id[14] !== '7') return undefined;
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}

@@ -4,7 +4,8 @@ import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
 import { dropTestDatabase, testDatabaseName, withMergesStopped } from '../helpers/clickhouse.js';
 import { EVENT_STORE_ENGINES, T0, closeSuiteStore, idFor, ids, makeEvent, newestFirst, openSuiteStore, readAllPages, type EventStoreHarness } from '../helpers/event-store-harness.js';
 import { uniqueName } from '../helpers/stack-env.js';
-import type { StoredEvent } from '../../src/domain/events.js';
+import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
+import { MAX_EVENT_FUTURE_MS, type StoredEvent } from '../../src/domain/events.js';
 
 /**
  * The one behaviour both event stores promise (src/ports/event-store.ts), run against
@@ -227,6 +228,28 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
         expect(await matching({ id: events[3]!.id })).toEqual([events[3]!.id]);
         expect(await matching({ id: events[3]!.id, type: 'payment_failed' })).toEqual([]);
         expect(await store.query({ appId: newApp(), id: events[3]!.id, limit: 1 })).toEqual([]);
+      });
+
+      it('finds an event by id wherever its time lies against the instant its id was made', async () => {
+        const appId = newApp();
+        const made = Date.UTC(2026, 5, 1, 12);
+        const at = (offset: number, id = uuidv7({ msecs: made })) => makeEvent(appId, { id, timestamp: new Date(made + offset) });
+        const events = {
+          live: at(-2_000),
+          dayAhead: at(MAX_EVENT_FUTURE_MS),
+          aDayBefore: at(-86_400_000),
+          backfilled: at(-400 * 86_400_000),
+          before1970: at(-made - 5 * 86_400_000),
+          notV7: at(0, uuidv4()),
+        };
+        await store.insert(Object.values(events));
+        for (const [label, event] of Object.entries(events)) {
+          expect(await store.query({ appId, id: event.id, limit: 1 }), label).toEqual([event]);
+          expect(await store.query({ appId, id: event.id, from: event.timestamp, limit: 1 }), `${label} from its time`).toEqual([event]);
+          expect(await store.query({ appId, id: event.id, to: event.timestamp, limit: 1 }), `${label} to its time`).toEqual([]);
+          expect(await store.query({ appId: newApp(), id: event.id, limit: 1 }), `${label} in another app`).toEqual([]);
+        }
+        expect(await store.query({ appId, id: uuidv7({ msecs: made }), limit: 1 })).toEqual([]);
       });
 
       it('treats from as inclusive and to as exclusive, to the millisecond', async () => {

@@ -51,7 +51,8 @@ import { dayPartitionOf, dayRangeOf, mergeDayRanges, type DayRange } from './day
 import { INTERVALS } from '../../domain/event-stats.js';
 import { applyMigrations } from './migrations.js';
 import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
-import type { StoredEvent } from '../../domain/events.js';
+import { MAX_EVENT_FUTURE_MS, type StoredEvent } from '../../domain/events.js';
+import { uuidv7Millis } from '../../domain/uuid.js';
 
 export interface SqlEventStoreOptions {
   /** Database holding the events; created by migrate(). Letters, digits and _. */
@@ -156,13 +157,40 @@ export class SqlEventStore implements EventStore {
    * windows reaching back from its upper end (the cursor, `to`, or now), the first an hour long, each
    * next one sized by nextReach, until the page is full or the range is exhausted; a window that
    * filled the fetch is read on before the next one opens. A busy app's page costs one small query; a
-   * quiet app's, or a rare filter's, a few more. A lookup by id, and any read while the table is
-   * small (WINDOWED_READS_FROM_ROWS), is one statement without windows. A customer's events are read
-   * through the customer index instead (#queryByCustomer).
+   * quiet app's, or a rare filter's, a few more. Any read while the table is small
+   * (WINDOWED_READS_FROM_ROWS) is one statement without windows. A lookup by id reads the time around
+   * its id's instant first (#queryById); a customer's events are read through the customer index
+   * (#queryByCustomer).
    */
   async query(query: EventQuery): Promise<StoredEvent[]> {
     assertLimit(query.limit);
-    if (query.customerId !== undefined && query.id === undefined) return this.#queryByCustomer({ ...query, customerId: query.customerId });
+    if (query.id !== undefined) return this.#queryById({ ...query, id: query.id });
+    if (query.customerId !== undefined) return this.#queryByCustomer({ ...query, customerId: query.customerId });
+    return this.#scan(query);
+  }
+
+  /**
+   * An event by id. The sorting key narrows a time range, not an id, and every id is a UUIDv7 that
+   * the service made when it accepted the event: its instant is known, and the event's time lies at
+   * most MAX_EVENT_FUTURE_MS after it (ingest refuses later times) and, for an event sent as it
+   * happens, moments before it. So the hour around that instant is read first, then the day before to
+   * the latest time allowed, and the whole range only when the event is in neither (old events sent
+   * late, or no such event).
+   */
+  async #queryById(query: EventQuery & { id: string }): Promise<StoredEvent[]> {
+    const made = uuidv7Millis(query.id);
+    const near: Array<[number, number]> = made === undefined ? [] : [[made - INTERVALS.hour, made + INTERVALS.hour], [made - INTERVALS.day, made + MAX_EVENT_FUTURE_MS + 1]];
+    for (const [start, end] of near) {
+      const from = Math.max(query.from?.getTime() ?? -Infinity, start);
+      const to = Math.min(query.to?.getTime() ?? Infinity, end);
+      const found = from < to ? await this.#scan({ ...query, from: new Date(from), to: new Date(to) }) : [];
+      if (found.length > 0) return found;
+    }
+    return this.#scan(query);
+  }
+
+  /** The events of `query` through time windows (see query()), or in one statement for an id or a small table. */
+  async #scan(query: EventQuery): Promise<StoredEvent[]> {
     const events: StoredEvent[] = [];
     const seen = new Set<string>();
     let after: EventPosition | undefined = query.after;

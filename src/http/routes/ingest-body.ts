@@ -5,10 +5,8 @@ import { MAX_EVENT_DATA_DEPTH, jsonValueProblem } from '../../domain/json-limits
 import { isJsonObject } from '../../domain/json-object.js';
 import { MAX_DAYS_PER_REQUEST, firstBeyondDayLimit } from '../../domain/request-days.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
-import { EVENT_LEVELS } from '../../domain/events.js';
+import { EVENT_LEVELS, MAX_EVENT_FUTURE_MS } from '../../domain/events.js';
 
-/** More than 24 h in the future is a client clock or unit error, not an event. */
-const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 export const MAX_EVENTS_PER_REQUEST = 100;
 const MAX_CUSTOMER_ID_LENGTH = 256;
 
@@ -16,7 +14,7 @@ const wellFormed = (s: string) => isWellFormedUnicode(s);
 
 const timestampSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
-  .refine((v) => Date.parse(v) <= Date.now() + MAX_FUTURE_MS, 'must not be more than 24 hours in the future');
+  .refine((v) => Date.parse(v) <= Date.now() + MAX_EVENT_FUTURE_MS, 'must not be more than 24 hours in the future');
 
 export const ingestEventSchema = z
   .object({
