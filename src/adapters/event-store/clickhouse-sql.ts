@@ -377,17 +377,36 @@ export function seriesSql(
 
 /** The `limit` values of a field with the most events: rows { k, n, last }, largest first, then by key. */
 export function topSql(plan: CountingPlan, field: EventGroupField, limit: number): string {
+  return countedSql(plan, { ...valueCounts(plan, field), tail: ' GROUP BY k ORDER BY n DESC, k ASC LIMIT {limit:UInt32}', params: { limit } });
+}
+
+/**
+ * The keys topSql ranks first, in its order, and how many values the field has among the matching
+ * events, in one pass over them: one row { nk, ks }. Every value is a group of the ranking, so counting
+ * them costs nothing more; the ranking sorts them all in an array (18.16 has no window functions),
+ * which for a few thousand values is less work than reading the events a second time. Only the keys
+ * come out, as a plain array: a server may name a tuple's elements and write it as an object.
+ */
+export function rankedSql(plan: CountingPlan, field: EventGroupField, limit: number): string {
+  return countedSql(plan, {
+    ...valueCounts(plan, field),
+    tail: ' GROUP BY k',
+    wrap: (counted) => `SELECT count() AS nk, arrayMap(x -> x.2, arraySlice(arraySort(x -> (-x.1, x.2), groupArray((n, k))), 1, {limit:UInt32})) AS ks FROM (${counted})`,
+    params: { limit },
+  });
+}
+
+/** The events and rollup rows counted per value of a field: k, n, last (before grouping by k). */
+function valueCounts(plan: CountingPlan, field: EventGroupField): CountShape {
   const column = GROUP_COLUMNS[field];
   const table = rollupFor(plan.filter, { groupBy: field });
-  return countedSql(plan, {
+  return {
     inner: (count) => `${column.expr} AS k, ${count} AS n, max(timestamp_ms) AS last`,
     groupBy: 'k',
     outer: 'k, sum(n) AS n, max(last) AS last',
-    tail: ' GROUP BY k ORDER BY n DESC, k ASC LIMIT {limit:UInt32}',
     where: column.where === undefined ? [] : [column.where],
-    params: { limit },
     ...(table === undefined ? {} : { rollup: { table, select: `${column.rollup} AS k, sum(n) AS n, max(last_ms) AS last`, where: rollupFilter(plan.filter, table) } }),
-  });
+  };
 }
 
 /**
@@ -554,6 +573,7 @@ export const customersRow = z.object({ customers: int64 });
 export const rollupBatchRow = z.object({ day_id: z.string(), part: z.string(), batch: z.string() });
 export const seriesRow = z.object({ k: z.string(), n: int64, bs: z.array(int64), cs: z.array(int64) });
 export const topRow = z.object({ k: z.string(), n: int64, last: int64 });
+export const rankedRow = z.object({ nk: int64, ks: z.array(z.string()) });
 export const positionRow = z.object({ timestamp_ms: int64, id: z.string() }).transform((r): EventPosition => ({ timestamp: new Date(r.timestamp_ms), id: r.id }));
 export const partitionRow = z.object({ partition_id: z.string(), parts: int64, part: z.string() });
 export const tablePartitionRow = partitionRow.extend({ table: z.string() });
