@@ -82,7 +82,7 @@ const retrySchedule = z.string().transform((text, ctx): number[] => {
 export const envSchema = z.object({
   PORT: port.default(3000).describe('HTTP listen port'),
   HOST: z.string().min(1, { error: 'expected a host name or address' }).default('0.0.0.0').describe('HTTP listen address'),
-  DATA_DIR: z.string().min(1, { error: 'expected a directory path' }).default('./data').describe('Where embedded mode keeps its files (SQLite metadata, chDB events)'),
+  DATA_DIR: z.string().min(1, { error: 'expected a directory path' }).default('./data').describe('Where embedded mode keeps its files (SQLite metadata, chDB events, the bus journal)'),
   ROLE: z.enum(['all', 'api', 'worker'], { error: 'expected all, api or worker' }).default('all').describe('Which part runs in this process: all, api or worker (api and worker need distributed mode)'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' })

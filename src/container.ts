@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { MessageBus } from './ports/message-bus.js';
 import { KafkaBus } from './adapters/bus/kafka-bus.js';
 import { MemoryBus } from './adapters/bus/memory-bus.js';
+import { SqliteBusJournal } from './adapters/bus/sqlite-journal.js';
 import type { EventStore } from './ports/event-store.js';
 import { ClickHouseEventStore } from './adapters/event-store/clickhouse-event-store.js';
 import type { StateStore } from './ports/state-store.js';
@@ -29,7 +30,7 @@ import { AbsenceWatcher } from './pipeline/absence-watcher.js';
 import { EventStoreUpkeep } from './pipeline/event-store-upkeep.js';
 import { destinationTargets } from './services/destination-target.js';
 import { EVENT_PARTITIONS, topicsFor, type Topics } from './domain/messages/topics.js';
-import { kafkaEventSink, storeFirstEventSink, type EventSink } from './services/event-sink.js';
+import { busEventSink, type EventSink } from './services/event-sink.js';
 import type { DependencyCheck } from './services/readiness.service.js';
 import { createOperatorServices, createServices, type OperatorServices, type ServiceSettings, type Services } from './services/services.js';
 import type { AlertSender } from './ports/alert-sender.js';
@@ -68,8 +69,8 @@ interface Adapters {
 }
 
 /** Where embedded mode keeps its files; the service and the CLI must open the very same ones. */
-function embeddedPaths(config: Config): { metadata: string; chdb: string } {
-  return { metadata: path.join(config.dataDir, 'metadata.sqlite'), chdb: path.join(config.dataDir, 'chdb') };
+function embeddedPaths(config: Config): { metadata: string; chdb: string; bus: string } {
+  return { metadata: path.join(config.dataDir, 'metadata.sqlite'), chdb: path.join(config.dataDir, 'chdb'), bus: path.join(config.dataDir, 'bus.sqlite') };
 }
 
 /**
@@ -106,7 +107,7 @@ async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBus
     return {
       metadata,
       events,
-      bus: new MemoryBus({ logger: logger.child({ component: 'bus' }) }),
+      bus: new MemoryBus({ journal: new SqliteBusJournal(embeddedPaths(config).bus), logger: logger.child({ component: 'bus' }) }),
       state,
       checks: [
         { name: 'sqlite', ping: () => metadata.ping() },
@@ -169,7 +170,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     logger: logger.child({ component: 'alerts' }),
   });
   // Built here, but its stopper is pushed last (below), so that it stops first.
-  const sink = config.distributed ? kafkaEventSink(bus, topics, busMetrics) : storeFirstEventSink(events, bus, topics);
+  const sink = busEventSink(bus, topics, busMetrics);
   const services = createServices({ metadata, events, state, sink, alertSender, logger, checks, settings: serviceSettings(config) });
   const { ruleSets } = services;
   // Only API processes consult it; a worker's (idle) Redis connection costs nothing worth a special case.
@@ -247,21 +248,9 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
   };
 }
 
-/**
- * How long a process trusts a credential it has checked. Distributed mode: the authenticator's
- * default, since Redis carries every revocation to every process at once. Embedded mode: no cache.
- * There the shared version lives in the service's memory, where the CLI (another process, writing
- * the same SQLite file) cannot bump it; `revoke-secret` or `rotate-key` must still take effect on the
- * next request, and a lookup in a local SQLite file costs well under a millisecond.
- */
-function authCacheTtlMs(config: Config): number | undefined {
-  return config.distributed ? undefined : 0;
-}
-
 /** The configuration values the services act on, handed down as plain values. */
 function serviceSettings(config: Config): ServiceSettings {
   return {
-    authCacheTtlMs: authCacheTtlMs(config),
     idempotencyKeysPerApp: config.idempotencyKeysPerApp,
     allowPrivateAddresses: config.outbound.allowPrivate,
     emailConfigured: config.smtp.url !== null && config.smtp.from !== null,
@@ -296,5 +285,5 @@ export async function createOperatorContext(config: Config, logger: Logger, opti
     await close();
     throw err;
   }
-  return { services: createOperatorServices({ metadata, state, logger, settings: { authCacheTtlMs: authCacheTtlMs(config) } }), events, close };
+  return { services: createOperatorServices({ metadata, state, logger }), events, close };
 }

@@ -2,7 +2,8 @@ import type { OutgoingMessage } from '../domain/messages/outgoing-message.js';
 
 /**
  * The event bus port. Distributed mode: Kafka (kafka-bus.ts). Embedded mode: an in-process log with
- * the same semantics (memory-bus.ts). Both pass test/contract/bus.contract.test.ts.
+ * the same semantics, journaled to a SQLite file (memory-bus.ts, sqlite-journal.ts). All pass
+ * test/contract/bus.contract.test.ts.
  *
  * Semantics every implementation keeps:
  * - `produce` resolves only once the messages are durable (Kafka: acks -1, all in-sync replicas), and

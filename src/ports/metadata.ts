@@ -249,5 +249,11 @@ export interface MetadataStore extends MetadataRepositories {
   migrate(): Promise<void>;
   /** Resolves when the database answers; rejects within the store's ping timeout otherwise. */
   ping(): Promise<void>;
+  /**
+   * A value that changes whenever a write was committed to the database on another connection, read
+   * cheaply enough for every request; null where the store cannot tell (PostgreSQL, whose writers
+   * announce their changes through the state store instead).
+   */
+  writeMark(): string | null;
   close(): Promise<void>;
 }

@@ -44,15 +44,14 @@ export class Authenticator {
   readonly #cache: VersionedCache<Principal>;
   readonly #lastUsedWrites = new Map<string, number>();
 
-  /** `cacheTtlMs`: how long a checked credential is trusted (default a minute); 0 checks the database every time. */
-  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger; cacheTtlMs?: number | undefined }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
     this.#cache = new VersionedCache({
       state: deps.state,
       versions: deps.versions,
       versionKey: AUTH_VERSION_KEY,
-      ttlMs: deps.cacheTtlMs ?? CACHE_TTL_MS,
+      ttlMs: CACHE_TTL_MS,
       maxEntries: CACHE_MAX_ENTRIES,
       logger: deps.logger,
     });

@@ -1,6 +1,5 @@
 import type { MessageBus } from '../ports/message-bus.js';
-import type { EventStore } from '../ports/event-store.js';
-import { ALREADY_STORED_HEADER, encodeEventEntry, encodeEventMessages, messagesByApp, type PendingEntry } from '../domain/messages/event-message.js';
+import { encodeEventEntry, messagesByApp, type PendingEntry } from '../domain/messages/event-message.js';
 import type { Topics } from '../domain/messages/topics.js';
 import type { KafkaBusMetrics } from '../observability/service-metrics.js';
 import { CircuitBreaker, CircuitOpenError } from '../lib/circuit-breaker.js';
@@ -32,12 +31,13 @@ const MAX_PRODUCE_BYTES = 1024 * 1024;
 const BUS_COOLDOWN_MS = 2_000;
 
 /**
- * Distributed mode: durable once Kafka acknowledged with acks=-1 (all in-sync replicas). Concurrent
- * requests share produce calls, and within a call each app's events travel as one record (see
- * event-message.ts); while Kafka is down, requests fail at once (a fast 503) instead of each waiting
- * out the producer's timeout.
+ * Events are durable once the bus has them: in distributed mode when Kafka acknowledged with acks=-1
+ * (all in-sync replicas), in embedded mode when the in-process bus's journal committed them to disk
+ * (sqlite-journal.ts). Concurrent requests share produce calls (in embedded mode one fsync serves
+ * them all), and within a call each app's events travel as one record (see event-message.ts); while
+ * the bus fails, requests fail at once (a fast 503) instead of each waiting out a timeout.
  */
-export function kafkaEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<KafkaBusMetrics, 'produceFailed'>): EventSink {
+export function busEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<KafkaBusMetrics, 'produceFailed'>): EventSink {
   const breaker = new CircuitBreaker({ cooldownMs: BUS_COOLDOWN_MS });
   // Each event is serialised once, when it is queued; a call joins its events' entries per app.
   const send = (pending: PendingEntry[]): Promise<void> => {
@@ -61,27 +61,4 @@ export function kafkaEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<K
     },
     close: () => batcher.stop(),
   };
-}
-
-/** Events per shared chDB INSERT in embedded mode: one part per insert; a bound keeps each insert short. */
-const MAX_EVENTS_PER_INSERT = 10_000;
-
-/**
- * Embedded mode: the in-process bus lives in memory, so durability is the store. Events are written
- * first, then handed to the same pipeline (rule evaluation) through the bus. A crash between the two
- * loses the alerting of those events, not the events: in one process there is nothing to replay from.
- *
- * Concurrent requests share one INSERT, as they share produce calls in distributed mode: chDB runs
- * inserts one after another and each makes a part to merge, so an INSERT per request capped embedded
- * mode at a couple of hundred requests per second (bench/REPORT.md). Each caller still gets its answer
- * only after the insert its events went into has returned.
- */
-export function storeFirstEventSink(events: EventStore, bus: MessageBus, topics: Topics): EventSink {
-  const send = async (batch: StoredEvent[]): Promise<void> => {
-    await events.insert(batch);
-    await bus.produce(topics.events, encodeEventMessages(batch, { [ALREADY_STORED_HEADER]: '1' }));
-  };
-  // A failed shared INSERT is retried per request, so that one request's events cannot fail the others'.
-  const batcher = new ProduceBatcher<StoredEvent>(send, { maxWeight: MAX_EVENTS_PER_INSERT, weight: () => 1, isolateFailures: true });
-  return { publish: (batch) => batcher.add(batch), close: () => batcher.stop() };
 }

@@ -52,8 +52,6 @@ export interface Services extends OperatorServices {
 
 /** Plain values from the configuration that change what the services do. */
 export interface ServiceSettings {
-  /** How long a process trusts a credential it has checked; 0 checks the database every time. Default a minute. */
-  readonly authCacheTtlMs?: number | undefined;
   /** Idempotency records kept per app. */
   readonly idempotencyKeysPerApp: number;
   /** Whether destination urls may point at private or loopback addresses. */
@@ -68,12 +66,11 @@ export interface OperatorServicesDeps {
   readonly logger: Logger;
   /** The process's shared reader of cache versions, so that its caches read their versions together. */
   readonly versions?: VersionReads | undefined;
-  readonly settings: Pick<ServiceSettings, 'authCacheTtlMs'>;
 }
 
 export interface ServicesDeps extends OperatorServicesDeps {
   readonly events: EventStore;
-  /** Where accepted events go (Kafka, or the store first in embedded mode). */
+  /** Where accepted events go: the bus (Kafka, or the journaled in-process bus in embedded mode). */
   readonly sink: EventSink;
   /** Sends destination tests (the worker sends alerts through the same one). */
   readonly alertSender: AlertSender;
@@ -83,8 +80,9 @@ export interface ServicesDeps extends OperatorServicesDeps {
 }
 
 export function createOperatorServices(deps: OperatorServicesDeps): OperatorServices {
-  const { metadata, state, logger, versions } = deps;
-  const authenticator = new Authenticator({ metadata, state, versions, logger, cacheTtlMs: deps.settings.authCacheTtlMs });
+  const { metadata, state, logger } = deps;
+  const versions = deps.versions ?? processVersions(metadata, state);
+  const authenticator = new Authenticator({ metadata, state, versions, logger });
   return {
     authenticator,
     accounts: new AccountsService({ metadata, logger }),
@@ -95,8 +93,7 @@ export function createOperatorServices(deps: OperatorServicesDeps): OperatorServ
 
 export function createServices(deps: ServicesDeps): Services {
   const { metadata, events, state, logger, settings } = deps;
-  // One reader for the version keys of every cache in this process: concurrent requests share its reads.
-  const versions = deps.versions ?? new VersionReads(state);
+  const versions = deps.versions ?? processVersions(metadata, state);
   const operator = createOperatorServices({ ...deps, versions });
   const ruleSets = new RuleSetCache({ metadata, state, versions, logger });
   const ingestConfig = new IngestConfigCache({ metadata, state, versions, logger });
@@ -116,4 +113,13 @@ export function createServices(deps: ServicesDeps): Services {
     readiness: new ReadinessService(deps.checks),
     ruleSets,
   };
+}
+
+/**
+ * One reader for the version keys of every cache in this process (concurrent requests share its
+ * reads), which also sees writes made to the metadata database by another process where only the
+ * database can tell of them (the operator CLI beside an embedded service).
+ */
+function processVersions(metadata: MetadataStore, state: StateStore): VersionReads {
+  return new VersionReads(state, { writeMark: () => metadata.writeMark() });
 }

@@ -71,4 +71,19 @@ describe('VersionReads', () => {
     expect(await next).toBe('1');
     expect(reads).toEqual([['a', 'b'], ['a']]);
   });
+
+  it('moves every version when the write mark moves, as read after the answer', async () => {
+    const store = new MemoryStateStore();
+    await store.increment('auth:version');
+    let mark = 7;
+    const versions = new VersionReads(store, { writeMark: () => String(mark) });
+    const first = await versions.read('auth:version');
+    expect(await versions.read('auth:version')).toBe(first);
+    expect(await versions.read('never:bumped')).not.toBeNull();
+    // Another process wrote the database: no key was bumped, yet every version is a new one.
+    mark = 8;
+    const second = await versions.read('auth:version');
+    expect(second).not.toBe(first);
+    expect(await versions.read('never:bumped')).not.toBe(await new VersionReads(store, { writeMark: () => '7' }).read('never:bumped'));
+  });
 });

@@ -76,11 +76,18 @@ export class VersionedCache<V> {
 export class VersionReads {
   readonly #reads: GatheredCalls<string, string | null>;
 
-  constructor(state: StateStore) {
+  /**
+   * `writeMark`: read after each answer and appended to every version, so that a write the state
+   * store never heard of (another process writing the metadata database directly) also moves every
+   * version (MetadataStore.writeMark).
+   */
+  constructor(state: StateStore, options: { writeMark?: () => string | null } = {}) {
     this.#reads = new GatheredCalls(async (keys) => {
       const unique = [...new Set(keys)];
       const values = await state.getMany(unique);
-      const byKey = new Map(unique.map((key, i) => [key, values[i] ?? null]));
+      // Once per read, after its answer: a write committed before any of its callers asked is seen.
+      const mark = options.writeMark?.() ?? null;
+      const byKey = new Map(unique.map((key, i) => [key, versionWithMark(values[i] ?? null, mark)]));
       return keys.map((key) => byKey.get(key) ?? null);
     });
   }
@@ -88,4 +95,8 @@ export class VersionReads {
   read(key: string): Promise<string | null> {
     return this.#reads.call(key);
   }
+}
+
+function versionWithMark(version: string | null, mark: string | null): string | null {
+  return mark === null ? version : `${version ?? '0'}/${mark}`;
 }

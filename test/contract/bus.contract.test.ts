@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BatchHandler, ConsumedBatch, MessageBus, Subscription } from '../../src/ports/message-bus.js';
 import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
 import { MemoryBus } from '../../src/adapters/bus/memory-bus.js';
+import { SqliteBusJournal } from '../../src/adapters/bus/sqlite-journal.js';
+import { temporaryJournalPath } from '../helpers/bus-journal.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 import { freePort } from '../helpers/net.js';
 import type { OutgoingMessage } from '../../src/domain/messages/outgoing-message.js';
@@ -19,6 +21,10 @@ interface Implementation {
 const implementations: Implementation[] = [
   // A short backoff keeps redelivery tests quick; the semantics are the same as with the default.
   { name: 'MemoryBus', create: () => new MemoryBus({ retryBackoff: { initialMs: 20, maxMs: 200 } }) },
+  {
+    name: 'MemoryBus with a SQLite journal',
+    create: () => new MemoryBus({ retryBackoff: { initialMs: 20, maxMs: 200 }, journal: new SqliteBusJournal(temporaryJournalPath()) }),
+  },
   { name: 'KafkaBus', create: () => new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_contract') }) },
 ];
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
@@ -175,4 +178,48 @@ describe('ingest durability (distributed)', () => {
       await isolated.cleanup();
     }
   }, 240_000);
+});
+
+describe('ingest durability (embedded)', () => {
+  it('finds every event that got a 202 after the process is killed right after answering, and restarted', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'eas-killed-'));
+    const secret = generateClientSecret();
+    const env = { DATA_DIR: dataDir, BOOTSTRAP_CLIENT_SECRET: secret };
+    const auth = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+    let service = await startService(env);
+    onTestFinished(async () => {
+      await service.stop('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const created = await fetch(`${service.url}/v1/apps`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Killed' }) });
+    const { app, apiKey } = (await created.json()) as { app: { id: string }; apiKey: string };
+
+    // 64 clients send 20-event batches; the 300th 202 kills the process on the spot, with requests
+    // in flight and the accepted events still on their way to chDB.
+    const accepted: string[] = [];
+    let answered = 0;
+    const killAfter = 300;
+    const victim = service;
+    const client = async (c: number): Promise<void> => {
+      for (let i = 0; victim.child.exitCode === null && victim.child.signalCode === null; i++) {
+        const body = Array.from({ length: 20 }, (_, n) => ({ event: 'stream', data: { c, i, n } }));
+        let res: Response;
+        try {
+          res = await fetch(`${victim.url}/v1/ingest`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        } catch {
+          return; // the process is gone
+        }
+        if (res.status !== 202) continue;
+        accepted.push(...((await res.json()) as { events: Array<{ id: string }> }).events.map((e) => e.id));
+        if (++answered === killAfter) victim.child.kill('SIGKILL');
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, (_, c) => client(c)));
+    expect(await victim.stop()).toBe('SIGKILL');
+    expect(answered).toBeGreaterThanOrEqual(killAfter);
+
+    service = await startService(env);
+    await waitFor(async () => (await readAllIds(service.url, app.id, auth)).length >= accepted.length, 60_000, `all ${accepted.length} accepted events`, 500);
+    expectExactlyOnce(await readAllIds(service.url, app.id, auth), accepted);
+  }, 120_000);
 });

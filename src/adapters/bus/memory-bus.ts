@@ -19,13 +19,59 @@ import type { OutgoingMessage } from '../../domain/messages/outgoing-message.js'
  *   members leave, so a group that never comes back keeps the log from shrinking (embedded mode uses a
  *   fixed set of groups, all started with the process).
  *
- * `produce` resolves once the messages are in the log. Durability across restarts is not this bus's
- * job: embedded mode makes events durable in its event store.
+ * `produce` resolves once the messages are in the log. With a journal (embedded mode: sqlite-journal.ts)
+ * they are also written to it by then, so they survive the process; committed offsets are written
+ * there too, and a bus opened again on the same journal starts where the last one stopped: every
+ * message not yet committed by every group is delivered again. Without one the bus forgets everything
+ * with the process (tests).
  */
+
+/**
+ * Where a durable bus keeps its messages and offsets. Calls are synchronous and each is atomic: when
+ * one returns, what it wrote survives the process; when it throws, nothing of it was written.
+ */
+export interface BusJournal {
+  /**
+   * The topic as journaled: its partition count (`partitions` when the topic is new; a journaled
+   * topic keeps its own, as Kafka keeps a topic's), its retained messages and every group's offsets.
+   */
+  openTopic(topic: string, partitions: number): JournaledTopic;
+  /** Messages appended to the topic's partitions, at the offsets given. */
+  append(topic: string, messages: readonly JournaledMessage[]): void;
+  /** A group's committed offset on one partition; messages below `retainFrom` are no longer needed. */
+  commit(topic: string, groupId: string, partition: number, offset: number, retainFrom: number): void;
+  close(): void;
+}
+
+export interface RetainedMessage {
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface JournaledMessage extends RetainedMessage {
+  readonly partition: number;
+  readonly offset: number;
+}
+
+export interface JournaledTopic {
+  readonly partitions: number;
+  /** Per partition: the offset of its first retained message, and the retained messages in order. */
+  readonly retained: readonly { readonly startOffset: number; readonly messages: readonly RetainedMessage[] }[];
+  /** Per group that ever committed: the next offset to deliver, per partition. */
+  readonly committed: ReadonlyMap<string, readonly number[]>;
+}
 
 export interface MemoryBusOptions {
   /** Most messages handed to a handler at once (default 500, the same order as a Kafka fetch). */
   readonly maxBatchSize?: number;
+  /**
+   * Most bytes of message values handed to a handler at once, though never fewer than one message
+   * (default 4 MiB, as a Kafka fetch of one partition: kafka-bus.ts).
+   */
+  readonly maxBatchBytes?: number;
+  /** Makes the bus durable: see BusJournal. */
+  readonly journal?: BusJournal;
   /**
    * Wait before a failed batch is delivered again: `initialMs`, doubled after each consecutive
    * failure up to `maxMs` (default 100 ms to 2 s). Short enough that a transient failure (a store
@@ -36,22 +82,22 @@ export interface MemoryBusOptions {
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
-interface StoredMessage {
-  readonly key: string;
-  readonly value: Buffer;
-  readonly headers: Readonly<Record<string, string>>;
-}
+type StoredMessage = RetainedMessage;
 
 export class MemoryBus implements MessageBus {
   readonly #topics = new Map<string, Topic>();
   readonly #subscriptions = new Set<Subscription>();
   readonly #maxBatchSize: number;
+  readonly #maxBatchBytes: number;
+  readonly #journal: BusJournal | undefined;
   readonly #backoff: { readonly initialMs: number; readonly maxMs: number };
   readonly #logger: Pick<Logger, 'warn'> | undefined;
   #closed = false;
 
   constructor(options: MemoryBusOptions = {}) {
     this.#maxBatchSize = options.maxBatchSize ?? 500;
+    this.#maxBatchBytes = options.maxBatchBytes ?? 4 * 1024 * 1024;
+    this.#journal = options.journal;
     this.#backoff = options.retryBackoff ?? { initialMs: 100, maxMs: 2000 };
     this.#logger = options.logger;
   }
@@ -61,7 +107,7 @@ export class MemoryBus implements MessageBus {
       this.#assertOpen();
       if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
       // Like Kafka's CreateTopics on an existing topic: nothing changes, not even the partition count.
-      if (!this.#topics.has(topic)) this.#topics.set(topic, new Topic(topic, partitions));
+      if (!this.#topics.has(topic)) this.#topics.set(topic, new Topic(topic, this.#journal?.openTopic(topic, partitions) ?? { partitions, retained: [], committed: new Map() }));
     });
   }
 
@@ -69,14 +115,15 @@ export class MemoryBus implements MessageBus {
     return attempt(() => {
       this.#assertOpen();
       const log = this.#topic(topic);
-      for (const message of messages) {
+      const ends = log.partitions.map((partition) => partition.endOffset);
+      const appended = messages.map((message): JournaledMessage => {
+        const partition = partitionOf(message.key, log.partitions.length);
         // Copies, so that a caller reusing its buffer or headers object cannot change what was produced.
-        log.partitions[partitionOf(message.key, log.partitions.length)]!.append({
-          key: message.key,
-          value: Buffer.from(message.value),
-          headers: Object.freeze({ ...message.headers }),
-        });
-      }
+        return { partition, offset: ends[partition]!++, key: message.key, value: Buffer.from(message.value), headers: Object.freeze({ ...message.headers }) };
+      });
+      // On disk first: when the journal refuses, the messages were not produced.
+      this.#journal?.append(topic, appended);
+      for (const { partition, key, value, headers } of appended) log.partitions[partition]!.append({ key, value, headers });
       if (messages.length > 0) log.appended.notify();
     });
   }
@@ -116,6 +163,7 @@ export class MemoryBus implements MessageBus {
     this.#closed = true;
     // Each stop waits for its member's batch in progress; the loops end once their group is empty.
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    this.#journal?.close();
   }
 
   /**
@@ -128,7 +176,7 @@ export class MemoryBus implements MessageBus {
     let failures = 0;
     while (group.members.length > 0 && !this.#closed) {
       const from = group.committed[partition]!;
-      const messages = log.read(from, this.#maxBatchSize);
+      const messages = log.read(from, this.#maxBatchSize, this.#maxBatchBytes);
       if (messages.length === 0) {
         // Registered in the same synchronous step as the read, so no append can slip in between.
         await waitForAny([topic.appended, group.membershipChanged]);
@@ -150,7 +198,10 @@ export class MemoryBus implements MessageBus {
       };
       try {
         await owner.deliver(batch, () => {
-          group.committed[partition] = from + messages.length;
+          const next = from + messages.length;
+          // Journaled first: if that fails the handler's work counts as failed and is delivered again.
+          this.#journal?.commit(topic.name, group.id, partition, next, topic.lowestCommitted(partition, { groupId: group.id, offset: next }));
+          group.committed[partition] = next;
           log.trimBelow(topic.lowestCommitted(partition));
         });
       } catch (error) {
@@ -219,9 +270,13 @@ class Topic {
 
   constructor(
     readonly name: string,
-    partitions: number,
+    journaled: JournaledTopic,
   ) {
-    this.partitions = Array.from({ length: partitions }, () => new PartitionLog());
+    this.partitions = Array.from({ length: journaled.partitions }, (_, p) => new PartitionLog(journaled.retained[p]));
+    // Groups known from the journal hold their messages from the start, members or not, as in Kafka.
+    for (const [id, committed] of journaled.committed) {
+      this.#groups.set(id, { id, members: [], committed: [...committed], loops: [], membershipChanged: new Signal() });
+    }
   }
 
   /** The group's state on this topic, created on its first subscription. */
@@ -236,9 +291,10 @@ class Topic {
     return group;
   }
 
-  lowestCommitted(partition: number): number {
+  /** The lowest committed offset of every group on the partition, counting `instead`'s offset for its group. */
+  lowestCommitted(partition: number, instead?: { groupId: string; offset: number }): number {
     let lowest = Number.POSITIVE_INFINITY;
-    for (const group of this.#groups.values()) lowest = Math.min(lowest, group.committed[partition]!);
+    for (const group of this.#groups.values()) lowest = Math.min(lowest, group.id === instead?.groupId ? instead.offset : group.committed[partition]!);
     return lowest;
   }
 }
@@ -259,11 +315,16 @@ interface Group {
  * only when its dropped head is at least half of it, so trimming costs O(1) amortised per message.
  */
 class PartitionLog {
-  #messages: StoredMessage[] = [];
+  #messages: StoredMessage[];
   /** Index in #messages of the oldest retained message. */
   #head = 0;
   /** Offset of the oldest retained message. */
-  #startOffset = 0;
+  #startOffset: number;
+
+  constructor(retained?: { readonly startOffset: number; readonly messages: readonly StoredMessage[] }) {
+    this.#messages = [...(retained?.messages ?? [])];
+    this.#startOffset = retained?.startOffset ?? 0;
+  }
 
   get startOffset(): number {
     return this.#startOffset;
@@ -277,9 +338,18 @@ class PartitionLog {
     this.#messages.push(message);
   }
 
-  read(fromOffset: number, max: number): StoredMessage[] {
+  /** Up to `max` messages from `fromOffset`, and no more than `maxBytes` of values unless one alone is. */
+  read(fromOffset: number, max: number, maxBytes: number): StoredMessage[] {
     const start = this.#head + Math.max(0, fromOffset - this.#startOffset);
-    return this.#messages.slice(start, start + max);
+    const end = Math.min(start + max, this.#messages.length);
+    let bytes = 0;
+    let count = 0;
+    while (start + count < end) {
+      bytes += this.#messages[start + count]!.value.length;
+      if (count > 0 && bytes > maxBytes) break;
+      count++;
+    }
+    return this.#messages.slice(start, start + count);
   }
 
   trimBelow(offset: number): void {

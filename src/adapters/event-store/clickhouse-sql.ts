@@ -4,7 +4,7 @@ import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from
 import { CANONICAL_UUID } from '../../domain/uuid.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
-import { dayPartitionOf, dayRangeOf, monthRangeOf, type DayRange } from './day-partitions.js';
+import { dayNumberOf, dayRangeOf, monthRangeOf, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
 import { INTERVALS } from '../../domain/event-stats.js';
 
@@ -73,10 +73,10 @@ export const MAX_PARTITIONS_PER_INSERT = 100;
  * several times cheaper for the worker than binding each value into SQL text (bench/NOTES.md).
  */
 export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string[] {
-  const byDay = new Map<string, Map<string, string>>();
+  const byDay = new Map<number, Map<string, string>>();
   for (const event of events) {
     const line = jsonRow(event);
-    const day = dayPartitionOf(event.timestamp.getTime());
+    const day = dayNumberOf(event.timestamp.getTime());
     const lines = entryOf(byDay, day, () => new Map<string, string>());
     // Apps may share an id (the sorting key starts with the app); the id is fixed-length, so this key is unambiguous.
     const key = `${event.id}${event.appId}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayPartitionOf, dayRangeOf, mergeDayRanges, monthRangeOf } from './day-partitions.js';
+import { dayNumberOf, dayPartitionOf, dayRangeOf, mergeDayRanges, monthRangeOf } from './day-partitions.js';
 
 describe('day partitions', () => {
   it('names the UTC day of a time, clamping times before 1970 and from 2100 on to the first and last day', () => {
@@ -9,6 +9,13 @@ describe('day partitions', () => {
     expect(dayPartitionOf(-8.64e15)).toBe('19700101');
     expect(dayPartitionOf(Date.parse('2100-01-01T00:00:00Z'))).toBe('20991231');
     expect(dayPartitionOf(8.64e15)).toBe('20991231');
+  });
+
+  it('numbers the days so that two times share a number exactly when they share a partition', () => {
+    const times = [-8.64e15, -1, 0, Date.parse('2026-11-24T23:59:59.999Z'), Date.parse('2026-11-25T00:00:00.000Z'), Date.parse('2099-12-31T23:59:59.999Z'), Date.parse('2100-01-01T00:00:00Z'), 8.64e15];
+    for (const a of times) {
+      for (const b of times) expect(dayNumberOf(a) === dayNumberOf(b)).toBe(dayPartitionOf(a) === dayPartitionOf(b));
+    }
   });
 
   it('gives the range of a day, open at the clamped ends, and refuses what is no day', () => {

@@ -9,6 +9,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import Database from 'libsql';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
 import { MikroORM as LibSqlMikroORM } from '@mikro-orm/libsql';
@@ -93,9 +94,10 @@ export function createSqliteMetadataStore(options: SqliteMetadataStoreOptions): 
     },
   });
   // SQLite serialises writers itself and embedded mode runs one process, so no lock of our own.
-  return wrap(orm, options, async () => {
+  const migrate = async (): Promise<void> => {
     await orm.getMigrator().up();
-  });
+  };
+  return wrap(orm, options, migrate, sqliteWriteMark(options.path));
 }
 
 export function createPostgresMetadataStore(options: PostgresMetadataStoreOptions): MetadataStore {
@@ -117,17 +119,46 @@ export function createPostgresMetadataStore(options: PostgresMetadataStoreOption
       },
     },
   });
-  return wrap(orm, options, async () => {
-    // Every process may run migrate() at start-up. The transaction-scoped advisory lock makes the
-    // others wait until the first has committed; they then find nothing pending. The Migrator runs
-    // inside that transaction, so the lock covers reading and writing the migrations table. It
-    // creates that table itself on a second pooled connection, hence poolMax >= 2.
+  // Every process may run migrate() at start-up. The transaction-scoped advisory lock makes the
+  // others wait until the first has committed; they then find nothing pending. The Migrator runs
+  // inside that transaction, so the lock covers reading and writing the migrations table. It
+  // creates that table itself on a second pooled connection, hence poolMax >= 2.
+  const migrate = async (): Promise<void> => {
     const connection = orm.em.getConnection();
     await connection.transactional(async (trx) => {
       await connection.execute(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`, [], 'all', trx);
       await orm.getMigrator().up({ transaction: trx });
     });
-  });
+  };
+  return wrap(orm, options, migrate, NO_WRITE_MARK);
+}
+
+/** MetadataStore.writeMark, and what to close with the store. */
+interface WriteMark {
+  read(): string | null;
+  close(): void;
+}
+
+/** PostgreSQL (where Redis carries every change to every process) and a private in-memory database. */
+const NO_WRITE_MARK: WriteMark = { read: () => null, close: () => undefined };
+
+/**
+ * SQLite's `pragma data_version`, read on a connection of its own: it moves whenever any other
+ * connection committed a write, whether this process's ORM or another process such as the operator
+ * CLI. About 3 µs a read, so the caches may ask it on every request.
+ */
+function sqliteWriteMark(path: string): WriteMark {
+  if (path === ':memory:') return NO_WRITE_MARK;
+  let statement: Database.Statement<[]> | undefined;
+  let db: Database.Database | undefined;
+  return {
+    read() {
+      db ??= new Database(path);
+      statement ??= db.prepare('pragma data_version').raw();
+      return String((statement.get() as [number])[0]);
+    },
+    close: () => db?.close(),
+  };
 }
 
 /** Settings both drivers share: explicit entity and migration lists, no file access, quiet logging. */
@@ -159,7 +190,7 @@ function sharedOptions(options: MetadataStoreOptions) {
 const ormOf = new WeakMap<MetadataStore, MikroORM<AbstractSqlDriver, SqlEntityManager>>();
 
 /** Outside a transaction, every repository call is a unit of work of its own, on a fresh fork. */
-function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>, options: MetadataStoreOptions, migrate: () => Promise<void>): MetadataStore {
+function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>, options: MetadataStoreOptions, migrate: () => Promise<void>, writeMark: WriteMark): MetadataStore {
   const pingTimeoutMs = options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
   const fork: EntityManagerSource = () => orm.em.fork();
   const store: MetadataStore = {
@@ -183,7 +214,11 @@ function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>
         pingTimeoutMs,
         `metadata database did not answer within ${pingTimeoutMs} ms`,
       ),
-    close: () => orm.close(true),
+    writeMark: () => writeMark.read(),
+    close: async () => {
+      writeMark.close();
+      await orm.close(true);
+    },
   };
   ormOf.set(store, orm);
   return store;

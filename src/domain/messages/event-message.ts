@@ -7,12 +7,6 @@ import type { OutgoingMessage } from './outgoing-message.js';
 
 export const DEAD_LETTER_REASON_HEADER = 'x-dead-letter-reason';
 
-/**
- * Header on a bus message whose event is already in the store (embedded mode): the pipeline skips the
- * insert and goes straight to what follows storing. A redundant insert would be harmless (inserts are
- * idempotent by id) but would double chDB's write work.
- */
-export const ALREADY_STORED_HEADER = 'x-already-stored';
 
 /**
  * The wire form of accepted events on the bus (Kafka value, JSON). Versioned so that a worker can

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALREADY_STORED_HEADER, encodeEventMessages } from '../../domain/messages/event-message.js';
+import { encodeEventMessages } from '../../domain/messages/event-message.js';
 import { APP_A, APP_B, consumedBatch, storedEvent } from '../../../test/helpers/pipeline-fixtures.js';
 import { decodeBatch } from './decode-batch.js';
 
@@ -12,7 +12,6 @@ describe('decodeBatch', () => {
     expect(outcome.events.map((e) => e.id)).toEqual([...a, ...b].map((e) => e.id));
     expect(outcome.events[0]).toEqual(a[0]);
     expect(outcome.dead).toEqual([]);
-    expect(outcome.alreadyStored.size).toBe(0);
   });
 
   it('dead-letters a message that does not parse, with its reason, and keeps the others', () => {
@@ -23,14 +22,5 @@ describe('decodeBatch', () => {
     expect(outcome.dead).toHaveLength(1);
     expect(outcome.dead[0]!.message.offset).toBe('100');
     expect(outcome.dead[0]!.reason).toMatch(/\S/);
-  });
-
-  it('marks the events of a message the edge already stored', () => {
-    const stored = storedEvent(APP_A, 'signup');
-    const fresh = storedEvent(APP_A, 'login');
-    const batch = consumedBatch([...encodeEventMessages([stored], { [ALREADY_STORED_HEADER]: '1' }), ...encodeEventMessages([fresh])]);
-    const outcome = decodeBatch(batch);
-    expect(outcome.events.map((e) => e.id)).toEqual([stored.id, fresh.id]);
-    expect([...outcome.alreadyStored]).toEqual([stored.id]);
   });
 });

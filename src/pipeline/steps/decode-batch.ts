@@ -1,5 +1,5 @@
 import type { ConsumedBatch, ConsumedMessage } from '../../ports/message-bus.js';
-import { ALREADY_STORED_HEADER, decodeEventMessage } from '../../domain/messages/event-message.js';
+import { decodeEventMessage } from '../../domain/messages/event-message.js';
 import type { StoredEvent } from '../../domain/events.js';
 
 /** A message the worker cannot take, with the reason it goes to the dead-letter topic. */
@@ -12,8 +12,6 @@ export interface DeadLetter {
 export interface DecodedBatch {
   readonly step: 'decoded';
   readonly events: readonly StoredEvent[];
-  /** Ids of `events` the edge already wrote to the store (embedded mode): storing skips them. */
-  readonly alreadyStored: ReadonlySet<string>;
   readonly dead: readonly DeadLetter[];
 }
 
@@ -24,7 +22,6 @@ export interface DecodedBatch {
  */
 export function decodeBatch(batch: ConsumedBatch): DecodedBatch {
   const events: StoredEvent[] = [];
-  const alreadyStored = new Set<string>();
   const dead: DeadLetter[] = [];
   for (const message of batch.messages) {
     const decoded = decodeEventMessage(message.value);
@@ -32,12 +29,8 @@ export function decodeBatch(batch: ConsumedBatch): DecodedBatch {
       dead.push({ message, reason: decoded.reason });
       continue;
     }
-    const skipInsert = message.headers[ALREADY_STORED_HEADER] === '1';
-    for (const event of decoded.events) {
-      events.push(event);
-      if (skipInsert) alreadyStored.add(event.id);
-    }
+    events.push(...decoded.events);
     for (const entry of decoded.invalid) dead.push({ message: { ...message, value: entry.value }, reason: entry.reason });
   }
-  return { step: 'decoded', events, alreadyStored, dead };
+  return { step: 'decoded', events, dead };
 }

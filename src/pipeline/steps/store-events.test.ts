@@ -12,24 +12,15 @@ describe('storeEventsStep', () => {
   it('inserts the batch once', async () => {
     const events = [storedEvent('a', 'x'), storedEvent('b', 'x'), storedEvent('a', 'y')];
     const store = recordingStore();
-    const outcome = await storeEventsStep({ events: store })({ step: 'decoded', events, alreadyStored: new Set(), dead: [] });
+    const outcome = await storeEventsStep({ events: store })({ step: 'decoded', events, dead: [] });
     expect(store.inserts).toEqual([events]);
     expect(outcome.step).toBe('stored');
     expect(outcome.inserted).toBe(3);
   });
 
-  it('skips the insert of events the edge stored', async () => {
-    const first = storedEvent('a', 'x');
-    const second = storedEvent('a', 'y');
-    const store = recordingStore();
-    const outcome = await storeEventsStep({ events: store })({ step: 'decoded', events: [first, second], alreadyStored: new Set([first.id]), dead: [] });
-    expect(store.inserts).toEqual([[second]]);
-    expect(outcome.inserted).toBe(1);
-  });
-
   it('does not call the store for a batch without events', async () => {
     const store = recordingStore();
-    await storeEventsStep({ events: store })({ step: 'decoded', events: [], alreadyStored: new Set(), dead: [] });
+    await storeEventsStep({ events: store })({ step: 'decoded', events: [], dead: [] });
     expect(store.inserts).toEqual([]);
   });
 });

@@ -13,10 +13,9 @@ export interface StoredBatch {
  * again after a crash or a rebalance never shows an event twice.
  */
 export function storeEventsStep(deps: { readonly events: Pick<EventStore, 'insert'> }): (decoded: DecodedBatch) => Promise<StoredBatch> {
-  return async ({ events, alreadyStored }) => {
-    const toInsert = events.filter((event) => !alreadyStored.has(event.id));
-    if (toInsert.length > 0) await deps.events.insert(toInsert);
-    return { step: 'stored', inserted: toInsert.length };
+  return async ({ events }) => {
+    if (events.length > 0) await deps.events.insert(events);
+    return { step: 'stored', inserted: events.length };
   };
 }
 
