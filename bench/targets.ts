@@ -26,7 +26,7 @@ export interface Target {
   readonly pids: Readonly<Record<string, number>>;
   /** Base URL of each process by role (the roles of `pids`): where a service process serves /metrics. */
   readonly urls: Readonly<Record<string, string>>;
-  /** Distributed mode: events in ClickHouse so far. Null where a 202 already means readable. */
+  /** Events stored so far (ClickHouse, or chDB through the service's API). Null for the bare server. */
   readonly storedEvents: (() => Promise<number>) | null;
   /** Distributed mode: the Kafka topic the edge produces to. */
   readonly kafka: { readonly brokers: string[]; readonly eventsTopic: string } | null;
@@ -119,6 +119,20 @@ export async function startBareServer(): Promise<Target> {
   };
 }
 
+/**
+ * Embedded mode: the app's events stored so far, counted by the service itself (`total` of
+ * GET …/stats/events over the last 12 hours to a minute ahead, where every benchmark event falls): chDB
+ * lives inside the service process, and only its API can ask it. The count is exact (an event stored
+ * twice counts once), as the ClickHouse count of distributed mode is after the worker's inserts.
+ */
+async function countStoredThroughApi(url: string, clientSecret: string, appId: string): Promise<number> {
+  const now = Date.now();
+  const range = `from=${new Date(now - 12 * 3_600_000).toISOString()}&to=${new Date(now + 60_000).toISOString()}&interval=hour`;
+  const res = await fetch(`${url}/v1/apps/${appId}/stats/events?${range}`, { headers: { authorization: `Bearer ${clientSecret}` } });
+  if (res.status !== 200) throw new Error(`GET …/stats/events answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { total: number }).total;
+}
+
 /** A management secret of the form BOOTSTRAP_CLIENT_SECRET wants: svc_cs_ and 32 URL-safe characters. */
 function newBootstrapSecret(): string {
   return `svc_cs_${randomBytes(24).toString('base64url')}`;
@@ -170,7 +184,7 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
       reader: { clientSecret: secret, appId: app.appId },
       pids: { service: service.child.pid! },
       urls: { service: service.url },
-      storedEvents: null,
+      storedEvents: () => countStoredThroughApi(service!.url, secret, app.appId),
       kafka: null,
       clickhouseUrl: null,
       // Where src/container.ts puts chDB's files: DATA_DIR/chdb.

@@ -8,19 +8,26 @@
  */
 export class GatheredCalls<I, R> {
   readonly #send: (items: readonly I[]) => Promise<readonly R[]>;
+  readonly #schedule: (flush: () => void) => void;
   #next: Gathering<I, R> | undefined;
   #inFlight = false;
 
-  /** `send` answers every gathered item, in order. */
-  constructor(send: (items: readonly I[]) => Promise<readonly R[]>) {
+  /**
+   * `send` answers every gathered item, in order. `gather`: how long a call waits for callers to
+   * join before it goes out: until the current callback's microtasks ran (the default), or until the
+   * event loop's turn ends (setImmediate), for a `send` that answers at once and would otherwise serve
+   * one caller per call.
+   */
+  constructor(send: (items: readonly I[]) => Promise<readonly R[]>, options: { gather?: 'microtask' | 'turn' } = {}) {
     this.#send = send;
+    this.#schedule = options.gather === 'turn' ? (flush) => void setImmediate(flush) : queueMicrotask;
   }
 
   call(item: I): Promise<R> {
     let gathering = this.#next;
     if (!gathering) {
       gathering = this.#next = gather<I, R>();
-      if (!this.#inFlight) queueMicrotask(() => this.#flush());
+      if (!this.#inFlight) this.#schedule(() => this.#flush());
     }
     const index = gathering.items.push(item) - 1;
     return gathering.answers.then((answers) => answers[index]!);
@@ -37,7 +44,7 @@ export class GatheredCalls<I, R> {
       .then(gathering.resolve, gathering.reject)
       .finally(() => {
         this.#inFlight = false;
-        this.#flush();
+        if (this.#next) this.#schedule(() => this.#flush());
       });
   }
 }

@@ -250,10 +250,10 @@ export interface MetadataStore extends MetadataRepositories {
   /** Resolves when the database answers; rejects within the store's ping timeout otherwise. */
   ping(): Promise<void>;
   /**
-   * A value that changes whenever a write was committed to the database on another connection, read
-   * cheaply enough for every request; null where the store cannot tell (PostgreSQL, whose writers
-   * announce their changes through the state store instead).
+   * Reads a value that changes whenever a write was committed to the database on another connection,
+   * cheaply enough for every turn of the event loop; null where the store cannot tell (PostgreSQL,
+   * whose writers announce their changes through the state store instead).
    */
-  writeMark(): string | null;
+  readonly writeMark: (() => string) | null;
   close(): Promise<void>;
 }

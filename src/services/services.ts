@@ -121,5 +121,5 @@ export function createServices(deps: ServicesDeps): Services {
  * database can tell of them (the operator CLI beside an embedded service).
  */
 function processVersions(metadata: MetadataStore, state: StateStore): VersionReads {
-  return new VersionReads(state, { writeMark: () => metadata.writeMark() });
+  return new VersionReads(state, { writeMark: metadata.writeMark ?? undefined });
 }

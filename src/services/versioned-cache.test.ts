@@ -86,4 +86,18 @@ describe('VersionReads', () => {
     expect(second).not.toBe(first);
     expect(await versions.read('never:bumped')).not.toBe(await new VersionReads(store, { writeMark: () => '7' }).read('never:bumped'));
   });
+
+  it('with a write mark, answers every caller of one turn with one read of the state and of the mark', async () => {
+    const store = new MemoryStateStore();
+    const getMany = store.getMany.bind(store);
+    let stateReads = 0;
+    store.getMany = (keys) => (stateReads++, getMany(keys));
+    let markReads = 0;
+    const versions = new VersionReads(store, { writeMark: () => String(++markReads) });
+    // Requests handled in separate callbacks of one turn (a memory store answers within each callback).
+    const answers = await Promise.all([1, 2, 3].map((n) => new Promise<string | null>((resolve) => setTimeout(() => void versions.read(`k${n}`).then(resolve), 0))));
+    expect(new Set(answers.map((a) => a!.split('/')[1])).size).toBeLessThanOrEqual(2);
+    expect(markReads).toBe(stateReads);
+    expect(markReads).toBeLessThan(3);
+  });
 });

@@ -79,17 +79,22 @@ export class VersionReads {
   /**
    * `writeMark`: read after each answer and appended to every version, so that a write the state
    * store never heard of (another process writing the metadata database directly) also moves every
-   * version (MetadataStore.writeMark).
+   * version (MetadataStore.writeMark). Reads then gather a whole turn of the event loop: the mark is
+   * read once per turn, after every request of the turn arrived, so it still sees any write committed
+   * before one of them was sent.
    */
-  constructor(state: StateStore, options: { writeMark?: () => string | null } = {}) {
-    this.#reads = new GatheredCalls(async (keys) => {
-      const unique = [...new Set(keys)];
-      const values = await state.getMany(unique);
-      // Once per read, after its answer: a write committed before any of its callers asked is seen.
-      const mark = options.writeMark?.() ?? null;
-      const byKey = new Map(unique.map((key, i) => [key, versionWithMark(values[i] ?? null, mark)]));
-      return keys.map((key) => byKey.get(key) ?? null);
-    });
+  constructor(state: StateStore, options: { writeMark?: (() => string) | undefined } = {}) {
+    const { writeMark } = options;
+    this.#reads = new GatheredCalls(
+      async (keys) => {
+        const unique = [...new Set(keys)];
+        const values = await state.getMany(unique);
+        const mark = writeMark?.();
+        const byKey = new Map(unique.map((key, i) => [key, versionWithMark(values[i] ?? null, mark)]));
+        return keys.map((key) => byKey.get(key) ?? null);
+      },
+      { gather: writeMark ? 'turn' : 'microtask' },
+    );
   }
 
   read(key: string): Promise<string | null> {
@@ -97,6 +102,6 @@ export class VersionReads {
   }
 }
 
-function versionWithMark(version: string | null, mark: string | null): string | null {
-  return mark === null ? version : `${version ?? '0'}/${mark}`;
+function versionWithMark(version: string | null, mark: string | undefined): string | null {
+  return mark === undefined ? version : `${version ?? '0'}/${mark}`;
 }

@@ -135,12 +135,12 @@ export function createPostgresMetadataStore(options: PostgresMetadataStoreOption
 
 /** MetadataStore.writeMark, and what to close with the store. */
 interface WriteMark {
-  read(): string | null;
-  close(): void;
+  readonly read: (() => string) | null;
+  readonly close: () => void;
 }
 
 /** PostgreSQL (where Redis carries every change to every process) and a private in-memory database. */
-const NO_WRITE_MARK: WriteMark = { read: () => null, close: () => undefined };
+const NO_WRITE_MARK: WriteMark = { read: null, close: () => undefined };
 
 /**
  * SQLite's `pragma data_version`, read on a connection of its own: it moves whenever any other
@@ -152,7 +152,7 @@ function sqliteWriteMark(path: string): WriteMark {
   let statement: Database.Statement<[]> | undefined;
   let db: Database.Database | undefined;
   return {
-    read() {
+    read: () => {
       db ??= new Database(path);
       statement ??= db.prepare('pragma data_version').raw();
       return String((statement.get() as [number])[0]);
@@ -214,7 +214,7 @@ function wrap<D extends AbstractSqlDriver>(orm: MikroORM<D, SqlEntityManager<D>>
         pingTimeoutMs,
         `metadata database did not answer within ${pingTimeoutMs} ms`,
       ),
-    writeMark: () => writeMark.read(),
+    writeMark: writeMark.read,
     close: async () => {
       writeMark.close();
       await orm.close(true);
