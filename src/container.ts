@@ -68,6 +68,14 @@ interface Adapters {
   checks: DependencyCheck[];
 }
 
+/**
+ * What embedded mode's bus may hold per topic that its worker has not finished: about 650,000 events
+ * of the benchmark's size, minutes of ingest at a steady rate. Past it (chDB down for long), ingest
+ * answers 503 with Retry-After until the worker catches up, instead of the process filling its memory
+ * (the bus keeps a copy of the journal in memory) and failing again at every restart.
+ */
+const EMBEDDED_BUS_MAX_RETAINED_BYTES = 256 * 1024 * 1024;
+
 /** Where embedded mode keeps its files; the service and the CLI must open the very same ones. */
 function embeddedPaths(config: Config): { metadata: string; chdb: string; bus: string } {
   return { metadata: path.join(config.dataDir, 'metadata.sqlite'), chdb: path.join(config.dataDir, 'chdb'), bus: path.join(config.dataDir, 'bus.sqlite') };
@@ -107,7 +115,11 @@ async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBus
     return {
       metadata,
       events,
-      bus: new MemoryBus({ journal: new SqliteBusJournal(embeddedPaths(config).bus), logger: logger.child({ component: 'bus' }) }),
+      bus: new MemoryBus({
+        journal: new SqliteBusJournal(embeddedPaths(config).bus),
+        maxRetainedBytesPerTopic: EMBEDDED_BUS_MAX_RETAINED_BYTES,
+        logger: logger.child({ component: 'bus' }),
+      }),
       state,
       checks: [
         { name: 'sqlite', ping: () => metadata.ping() },

@@ -12,8 +12,8 @@ import { temporaryJournalPath } from '../helpers/bus-journal.js';
 const buses: MemoryBus[] = [];
 const releases: Array<() => void> = [];
 
-function openBus(path: string): MemoryBus {
-  const bus = new MemoryBus({ retryBackoff: { initialMs: 20, maxMs: 200 }, journal: new SqliteBusJournal(path) });
+function openBus(path: string, maxRetainedBytesPerTopic?: number): MemoryBus {
+  const bus = new MemoryBus({ retryBackoff: { initialMs: 20, maxMs: 200 }, journal: new SqliteBusJournal(path), maxRetainedBytesPerTopic });
   buses.push(bus);
   return bus;
 }
@@ -114,5 +114,23 @@ describe('MemoryBus with a SQLite journal, across restarts', () => {
     // Offsets are never reused: 0–2 were finished and trimmed, so the next message is 3 for every group.
     expect(afterRestart.map((m) => [m.offset, seqOf(m)])).toEqual([['3', 3]]);
     expect(newGroup.map((m) => [m.offset, seqOf(m)])).toEqual([['3', 3]]);
+  });
+
+  it('refuses a produce past its retention bound, writes nothing of it, and accepts again once the group caught up', async () => {
+    const path = temporaryJournalPath();
+    // Four values of 4 bytes fit; the fifth does not.
+    const bus = openBus(path, 16);
+    await bus.ensureTopic('events', 1);
+    for (let seq = 0; seq < 4; seq++) await bus.produce('events', [{ key: 'k', value: value(seq) }]);
+    await expect(bus.produce('events', [{ key: 'k', value: value(4) }])).rejects.toThrow(/holds 16 bytes its consumers have not finished/);
+
+    const done: ConsumedMessage[] = [];
+    await bus.subscribe({ groupId: 'a', topic: 'events', handler: collect(done) });
+    await until(() => expect(done).toHaveLength(4));
+    // Accepted once the group's commit has released the four (just after its handler returned).
+    await vi.waitFor(() => bus.produce('events', [{ key: 'k', value: value(5) }]), { timeout: 10_000, interval: 10 });
+    await until(() => expect(done).toHaveLength(5));
+    // The refused message never reached the journal: offsets run on without a gap.
+    expect(done.map((m) => [m.offset, seqOf(m)])).toEqual([['0', 0], ['1', 1], ['2', 2], ['3', 3], ['4', 5]]);
   });
 });

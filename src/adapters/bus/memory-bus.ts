@@ -73,6 +73,12 @@ export interface MemoryBusOptions {
   /** Makes the bus durable: see BusJournal. */
   readonly journal?: BusJournal;
   /**
+   * Most bytes of message values a topic retains (produced, not yet committed by every group); a
+   * produce that would pass it is refused (BusFullError), so that a consumer stuck for long (its
+   * store down) bounds the process's memory and journal instead of exhausting them. Default: no bound.
+   */
+  readonly maxRetainedBytesPerTopic?: number;
+  /**
    * Wait before a failed batch is delivered again: `initialMs`, doubled after each consecutive
    * failure up to `maxMs` (default 100 ms to 2 s). Short enough that a transient failure (a store
    * restarting) costs little latency, long enough that a persistent one does not spin a CPU core.
@@ -84,12 +90,21 @@ export interface MemoryBusOptions {
 
 type StoredMessage = RetainedMessage;
 
+/** A produce refused because the topic already retains as much as the bus may hold for it. */
+export class BusFullError extends Error {
+  constructor(topic: string, retainedBytes: number) {
+    super(`topic ${topic} holds ${retainedBytes} bytes its consumers have not finished; refusing more until they catch up`);
+    this.name = 'BusFullError';
+  }
+}
+
 export class MemoryBus implements MessageBus {
   readonly #topics = new Map<string, Topic>();
   readonly #subscriptions = new Set<Subscription>();
   readonly #maxBatchSize: number;
   readonly #maxBatchBytes: number;
   readonly #journal: BusJournal | undefined;
+  readonly #maxRetainedBytes: number;
   readonly #backoff: { readonly initialMs: number; readonly maxMs: number };
   readonly #logger: Pick<Logger, 'warn'> | undefined;
   #closed = false;
@@ -98,6 +113,7 @@ export class MemoryBus implements MessageBus {
     this.#maxBatchSize = options.maxBatchSize ?? 500;
     this.#maxBatchBytes = options.maxBatchBytes ?? 4 * 1024 * 1024;
     this.#journal = options.journal;
+    this.#maxRetainedBytes = options.maxRetainedBytesPerTopic ?? Number.POSITIVE_INFINITY;
     this.#backoff = options.retryBackoff ?? { initialMs: 100, maxMs: 2000 };
     this.#logger = options.logger;
   }
@@ -115,6 +131,9 @@ export class MemoryBus implements MessageBus {
     return attempt(() => {
       this.#assertOpen();
       const log = this.#topic(topic);
+      const bytes = messages.reduce((sum, message) => sum + message.value.length, 0);
+      const retained = log.partitions.reduce((sum, partition) => sum + partition.retainedBytes, 0);
+      if (retained > 0 && retained + bytes > this.#maxRetainedBytes) throw new BusFullError(topic, retained);
       const ends = log.partitions.map((partition) => partition.endOffset);
       const appended = messages.map((message): JournaledMessage => {
         const partition = partitionOf(message.key, log.partitions.length);
@@ -316,6 +335,8 @@ interface Group {
  */
 class PartitionLog {
   #messages: StoredMessage[];
+  /** Bytes of the retained messages' values. */
+  #retainedBytes = 0;
   /** Index in #messages of the oldest retained message. */
   #head = 0;
   /** Offset of the oldest retained message. */
@@ -324,6 +345,11 @@ class PartitionLog {
   constructor(retained?: { readonly startOffset: number; readonly messages: readonly StoredMessage[] }) {
     this.#messages = [...(retained?.messages ?? [])];
     this.#startOffset = retained?.startOffset ?? 0;
+    for (const message of this.#messages) this.#retainedBytes += message.value.length;
+  }
+
+  get retainedBytes(): number {
+    return this.#retainedBytes;
   }
 
   get startOffset(): number {
@@ -336,6 +362,7 @@ class PartitionLog {
 
   append(message: StoredMessage): void {
     this.#messages.push(message);
+    this.#retainedBytes += message.value.length;
   }
 
   /** Up to `max` messages from `fromOffset`, and no more than `maxBytes` of values unless one alone is. */
@@ -355,6 +382,7 @@ class PartitionLog {
   trimBelow(offset: number): void {
     const drop = Math.min(offset, this.endOffset) - this.#startOffset;
     if (drop <= 0) return;
+    for (let i = this.#head; i < this.#head + drop; i++) this.#retainedBytes -= this.#messages[i]!.value.length;
     this.#head += drop;
     this.#startOffset += drop;
     if (this.#head * 2 >= this.#messages.length) {
