@@ -30,23 +30,6 @@ describe('ProduceBatcher', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
   });
 
-  it('with isolateFailures, sends each caller of a failed call again on its own: only the failing one is refused', async () => {
-    const calls: number[][] = [];
-    const batcher = new ProduceBatcher<number>(
-      (items) => {
-        calls.push(items);
-        return items.includes(99) ? Promise.reject(new Error('the store refused a value')) : Promise.resolve();
-      },
-      { maxWeight: 100, weight: () => 1, isolateFailures: true },
-    );
-    const results = await Promise.allSettled([batcher.add([1]), batcher.add([2, 99]), batcher.add([3])]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(calls).toEqual([[1, 2, 99, 3], [1], [2, 99], [3]]);
-    // A caller alone in a failed call is simply refused, not sent twice.
-    await expect(batcher.add([99])).rejects.toThrow('the store refused a value');
-    expect(calls).toHaveLength(5);
-  });
-
   it('weighs items by the given measure', async () => {
     const calls: string[][] = [];
     const batcher = new ProduceBatcher<string>((items) => {

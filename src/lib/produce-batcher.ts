@@ -17,11 +17,6 @@ import { AsyncResource } from 'node:async_hooks';
  * or fails as a whole. Every caller's promise settles with the call its items went out in, so a 202
  * still means "durable".
  *
- * With `isolateFailures`, a failed call of several callers is not everyone's failure: each caller's
- * items are sent again on their own, one caller after another, and each caller gets the answer of its
- * own call. One request whose items the receiver refuses (a store that cannot take a value) then fails
- * alone instead of failing every request that happened to share its call.
- *
  * `stop()` (at shutdown) sends what is queued at once and waits for every outstanding call, so each
  * caller already in still gets its real answer; a caller arriving after it is refused.
  */
@@ -30,7 +25,6 @@ export class ProduceBatcher<T> {
   readonly #maxWeight: number;
   readonly #maxInFlight: number;
   readonly #weight: (item: T) => number;
-  readonly #isolateFailures: boolean;
   #queue: Entry<T>[] = [];
   #inFlight = 0;
   #scheduled = false;
@@ -49,13 +43,12 @@ export class ProduceBatcher<T> {
 
   constructor(
     send: (items: T[]) => Promise<void>,
-    options: { maxWeight: number; weight: (item: T) => number; maxInFlight?: number; isolateFailures?: boolean },
+    options: { maxWeight: number; weight: (item: T) => number; maxInFlight?: number },
   ) {
     this.#send = send;
     this.#maxWeight = options.maxWeight;
     this.#weight = options.weight;
     this.#maxInFlight = options.maxInFlight ?? 1;
-    this.#isolateFailures = options.isolateFailures ?? false;
   }
 
   add(items: readonly T[]): Promise<void> {
@@ -119,7 +112,7 @@ export class ProduceBatcher<T> {
     this.#send(batch.flatMap((entry) => entry.items))
       .then(
         () => batch.forEach((entry) => entry.resolve()),
-        (err: unknown) => (this.#isolateFailures && batch.length > 1 ? this.#sendEach(batch) : batch.forEach((entry) => entry.reject(err))),
+        (err: unknown) => batch.forEach((entry) => entry.reject(err)),
       )
       .finally(() => {
         this.#inFlight -= 1;
@@ -127,13 +120,6 @@ export class ProduceBatcher<T> {
         // answer and already queued work can still join it.
         this.#schedule();
       });
-  }
-
-  /** Each caller's items in a call of their own, in turn; the call's slot stays taken until the last. */
-  async #sendEach(batch: readonly Entry<T>[]): Promise<void> {
-    for (const entry of batch) {
-      await this.#send([...entry.items]).then(entry.resolve, entry.reject);
-    }
   }
 }
 

@@ -32,9 +32,9 @@ const BUS_COOLDOWN_MS = 2_000;
 
 /**
  * Events are durable once the bus has them: in distributed mode when Kafka acknowledged with acks=-1
- * (all in-sync replicas), in embedded mode when the in-process bus's journal committed them to disk
- * (sqlite-journal.ts). Concurrent requests share produce calls (in embedded mode one fsync serves
- * them all), and within a call each app's events travel as one record (see event-message.ts); while
+ * (all in-sync replicas), in embedded mode when the in-process bus committed them to its journal
+ * (sqlite-journal.ts). Concurrent requests share produce calls (in embedded mode one journal commit
+ * serves them all), and within a call each app's events travel as one record (see event-message.ts); while
  * the bus fails, requests fail at once (a fast 503) instead of each waiting out a timeout.
  */
 export function busEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<KafkaBusMetrics, 'produceFailed'>): EventSink {

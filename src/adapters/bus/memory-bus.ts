@@ -88,8 +88,6 @@ export interface MemoryBusOptions {
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
-type StoredMessage = RetainedMessage;
-
 /** A produce refused because the topic already retains as much as the bus may hold for it. */
 export class BusFullError extends Error {
   constructor(topic: string, retainedBytes: number) {
@@ -334,7 +332,7 @@ interface Group {
  * only when its dropped head is at least half of it, so trimming costs O(1) amortised per message.
  */
 class PartitionLog {
-  #messages: StoredMessage[];
+  #messages: RetainedMessage[];
   /** Bytes of the retained messages' values. */
   #retainedBytes = 0;
   /** Index in #messages of the oldest retained message. */
@@ -342,7 +340,7 @@ class PartitionLog {
   /** Offset of the oldest retained message. */
   #startOffset: number;
 
-  constructor(retained?: { readonly startOffset: number; readonly messages: readonly StoredMessage[] }) {
+  constructor(retained?: { readonly startOffset: number; readonly messages: readonly RetainedMessage[] }) {
     this.#messages = [...(retained?.messages ?? [])];
     this.#startOffset = retained?.startOffset ?? 0;
     for (const message of this.#messages) this.#retainedBytes += message.value.length;
@@ -360,13 +358,13 @@ class PartitionLog {
     return this.#startOffset + this.#messages.length - this.#head;
   }
 
-  append(message: StoredMessage): void {
+  append(message: RetainedMessage): void {
     this.#messages.push(message);
     this.#retainedBytes += message.value.length;
   }
 
   /** Up to `max` messages from `fromOffset`, and no more than `maxBytes` of values unless one alone is. */
-  read(fromOffset: number, max: number, maxBytes: number): StoredMessage[] {
+  read(fromOffset: number, max: number, maxBytes: number): RetainedMessage[] {
     const start = this.#head + Math.max(0, fromOffset - this.#startOffset);
     const end = Math.min(start + max, this.#messages.length);
     let bytes = 0;

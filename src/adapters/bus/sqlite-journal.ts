@@ -22,7 +22,6 @@ import type { BusJournal, JournaledMessage, JournaledTopic, RetainedMessage } fr
  */
 export class SqliteBusJournal implements BusJournal {
   readonly #db: Database.Database;
-  readonly #insert: Database.Statement<[Record<string, unknown>]>;
   readonly #append: (rows: readonly JournaledMessage[], topic: string) => void;
   readonly #commit: (topic: string, groupId: string, partition: number, offset: number, retainFrom: number) => void;
 
@@ -48,8 +47,7 @@ export class SqliteBusJournal implements BusJournal {
       ) without rowid;
     `);
     // Named parameters: this libsql build binds a Buffer only by name.
-    this.#insert = this.#db.prepare('insert into bus_message (topic, partition, offset, key, value, headers) values (@topic, @partition, @offset, @key, @value, @headers)');
-    const insert = this.#insert;
+    const insert = this.#db.prepare('insert into bus_message (topic, partition, offset, key, value, headers) values (@topic, @partition, @offset, @key, @value, @headers)');
     this.#append = this.#db.transaction((rows: readonly JournaledMessage[], topic: string) => {
       for (const row of rows) {
         insert.run({ topic, partition: row.partition, offset: row.offset, key: row.key, value: row.value, headers: JSON.stringify(row.headers) });

@@ -93,13 +93,13 @@ export function encodeEventEntry(event: StoredEvent): string {
 }
 
 /** One bus message carrying entries (from encodeEventEntry) of one app, in order. */
-export function eventBatchMessage(appId: string, entries: readonly string[], headers?: Readonly<Record<string, string>>): OutgoingMessage {
+export function eventBatchMessage(appId: string, entries: readonly string[]): OutgoingMessage {
   // Joined as text: the entries were serialised once already, and parsing them back to re-serialise
   // would double the edge's JSON work. appId is a canonical UUID (validated by the caller's types
   // and again on consume), so it needs no escaping.
   const value = Buffer.from(`{"v":2,"appId":${JSON.stringify(appId)},"events":[${entries.join(',')}]}`, 'utf8');
   // Keyed by app: one app's events share a partition, so the worker sees them in ingest order.
-  return headers ? { key: appId, value, headers } : { key: appId, value };
+  return { key: appId, value };
 }
 
 /** An event on its way to the bus: its app and its entry (from encodeEventEntry). */
@@ -109,22 +109,19 @@ export interface PendingEntry {
 }
 
 /** Entries as bus messages: one per app, each app's entries in the given order. */
-export function messagesByApp(pending: Iterable<PendingEntry>, headers?: Readonly<Record<string, string>>): OutgoingMessage[] {
+export function messagesByApp(pending: Iterable<PendingEntry>): OutgoingMessage[] {
   const byApp = new Map<string, string[]>();
   for (const { appId, entry } of pending) {
     const entries = byApp.get(appId);
     if (entries) entries.push(entry);
     else byApp.set(appId, [entry]);
   }
-  return [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries, headers));
+  return [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries));
 }
 
 /** Events as bus messages: one per app, in the events' order. */
-export function encodeEventMessages(events: readonly StoredEvent[], headers?: Readonly<Record<string, string>>): OutgoingMessage[] {
-  return messagesByApp(
-    events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) })),
-    headers,
-  );
+export function encodeEventMessages(events: readonly StoredEvent[]): OutgoingMessage[] {
+  return messagesByApp(events.map((event) => ({ appId: event.appId, entry: encodeEventEntry(event) })));
 }
 
 /** An entry that failed validation inside an otherwise readable message, re-encoded on its own. */
