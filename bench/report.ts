@@ -215,12 +215,22 @@ function cpuTable(t: TargetResult): string {
 }
 
 /** The same CPU time divided by the accepted events: what one event costs each part, in microseconds. */
+const isLoadGenerator = (group: string): boolean => group.startsWith('load generator');
+
+/** Cores the step's named processes used, the load generator's left out. */
+const serviceCores = (s: LoadStep): number => Object.entries(s.cpu.cores).reduce((sum, [group, c]) => (isLoadGenerator(group) ? sum : sum + c), 0);
+
+/** Cores as CPU microseconds per accepted event of the step; null for a step that accepted none. */
+const microsPerEvent = (s: LoadStep, cores: number): number | null => (s.eventsPerSecond > 0 ? (cores * 1e6) / s.eventsPerSecond : null);
+
 function costTable(t: TargetResult): string {
-  const groups = [...new Set(t.steps.flatMap((s) => Object.keys(s.cpu.cores)))].filter((g) => !g.startsWith('load generator'));
+  const groups = [...new Set(t.steps.flatMap((s) => Object.keys(s.cpu.cores)))].filter((g) => !isLoadGenerator(g));
   const rows = t.steps.map((s) => {
-    const per = (c: number | undefined): string => (c === undefined || s.eventsPerSecond === 0 ? '' : one((c * 1e6) / s.eventsPerSecond));
-    const total = groups.reduce((sum, g) => sum + (s.cpu.cores[g] ?? 0), 0);
-    return [s.shape, String(s.connections), ...groups.map((g) => per(s.cpu.cores[g])), per(total)];
+    const per = (c: number | undefined): string => {
+      const micros = c === undefined ? null : microsPerEvent(s, c);
+      return micros === null ? '' : one(micros);
+    };
+    return [s.shape, String(s.connections), ...groups.map((g) => per(s.cpu.cores[g])), per(serviceCores(s))];
   });
   return [
     'CPU time per accepted event, in microseconds (for single-event requests, per request), without the load generator:',
@@ -246,10 +256,7 @@ const PERFORMANCE_GOALS = { distributedSingle: 0.35, batchesEndToEnd: 0.7, cpuPe
 
 /** The best step's CPU time per event over every process but the load generator, in microseconds. */
 function leastCpuPerEvent(steps: readonly LoadStep[]): { step: LoadStep | null; value: number | null } {
-  const costs = steps.map((s) => {
-    const cores = Object.entries(s.cpu.cores).filter(([g]) => !g.startsWith('load generator')).reduce((sum, [, c]) => sum + c, 0);
-    return { step: s, value: s.eventsPerSecond > 0 ? (cores * 1e6) / s.eventsPerSecond : null };
-  });
+  const costs = steps.map((s) => ({ step: s, value: microsPerEvent(s, serviceCores(s)) }));
   return costs.reduce<{ step: LoadStep | null; value: number | null }>((least, c) => (c.value !== null && (least.value === null || c.value < least.value) ? c : least), { step: null, value: null });
 }
 
