@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
 import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from './sql.js';
@@ -11,7 +12,9 @@ import { CUSTOMER_INDEX, EVENT_COLUMNS, EVENTS_TABLE, ROLLUP_TABLES, rangeCondit
  * versions found there. ClickHouse has no transactions, so that record is an optimisation, not a lock:
  * every statement must itself be idempotent (IF NOT EXISTS and the like). A crash between a statement
  * and its record, or two processes migrating at once, then just re-runs harmless statements, and a
- * version recorded twice is read back with DISTINCT.
+ * version recorded twice is read back with DISTINCT. When two processes collide on a table (one's
+ * later migration renamed or dropped it under the other's statement), the one that failed waits, reads
+ * the record again, and runs the migration again unless the other recorded it meanwhile.
  *
  * Rules for new migrations: append, never edit or renumber an applied one; the SQL must parse on
  * ClickHouse 18.16 (Debian's package) as well as on current servers and chDB; each header says what it
@@ -291,21 +294,44 @@ export async function applyMigrations(
   applied_at DateTime DEFAULT now()
 ) ENGINE = ReplacingMergeTree()
 ORDER BY version`);
-  const rows = await transport.select(`SELECT DISTINCT version FROM ${db}.schema_migrations`);
-  const applied = new Set(rows.map(versionOf));
+  const appliedVersions = async (): Promise<Set<number>> => new Set((await transport.select(`SELECT DISTINCT version FROM ${db}.schema_migrations`)).map(versionOf));
+  let applied = await appliedVersions();
   for (const migration of migrations) {
-    if (applied.has(migration.version)) continue;
-    for (const statement of migration.statements) {
-      await transport.exec(statement(db));
+    for (let attempt = 1; !applied.has(migration.version); attempt++) {
+      try {
+        for (const statement of migration.statements) {
+          await transport.exec(statement(db));
+        }
+        await migration.run?.(transport, database);
+        await transport.exec(
+          bindQuery(`INSERT INTO ${db}.schema_migrations (version, name) VALUES ({version:UInt32}, {name:String})`, {
+            version: migration.version,
+            name: migration.name,
+          }),
+        );
+        applied.add(migration.version);
+      } catch (err) {
+        // Another process migrating at the same moment moved a table this one expected (its later
+        // migration renamed or dropped it). Once it has recorded this migration, its work stands;
+        // until then, this one runs again: every migration may run twice.
+        if (!isConcurrentDdl(err) || attempt >= CONCURRENT_DDL_ATTEMPTS) throw err;
+        await delay(200 * attempt);
+        applied = await appliedVersions();
+      }
     }
-    await migration.run?.(transport, database);
-    await transport.exec(
-      bindQuery(`INSERT INTO ${db}.schema_migrations (version, name) VALUES ({version:UInt32}, {name:String})`, {
-        version: migration.version,
-        name: migration.name,
-      }),
-    );
   }
+}
+
+/** How often one migration is tried while another process changes the same tables. */
+const CONCURRENT_DDL_ATTEMPTS = 5;
+
+/**
+ * ClickHouse's answers when a table changed under a statement: it no longer exists (60) or already
+ * exists (57). 18.16 checks and acts in separate steps even for IF EXISTS and IF NOT EXISTS, so two
+ * processes running the same migrations at once get these too.
+ */
+function isConcurrentDdl(err: unknown): boolean {
+  return err instanceof Error && /\bCode: (57|60)\b/.test(err.message);
 }
 
 function versionOf(row: unknown): number {
