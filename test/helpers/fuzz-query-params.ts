@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { describeAnswer, encodeComponent } from './fuzz-http.js';
 import { LEVELS, timestampArb } from './fuzz-ingest-bodies.js';
 import type { FuzzService } from './fuzz-service.js';
+import { waitFor } from './service-process.js';
 import { eventNameArb, injectionTextArb, wellFormedTextArb } from './fuzz-text.js';
 
 /**
@@ -156,6 +157,11 @@ export async function filterFixtures(service: FuzzService, appId: string, apiKey
     const stored = await service.client.send({ method: 'POST', path: '/v1/ingest', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
     expect(stored.status, describeAnswer(stored)).toBe(202);
   }
+  // A 202 means durable, not yet readable: the pages below need every event in the store.
+  await waitFor(async () => {
+    const all = await service.client.send({ method: 'GET', path: `/v1/apps/${appId}/events?limit=100`, headers: service.auth });
+    return all.status === 200 && all.json.items.length === events.length;
+  }, 30_000, `the ${events.length} fixture events to be readable`, 50);
   const cursors: Array<{ cursor: string; params: QueryParam[] }> = [];
   const filterSets: Array<Array<[string, string]>> = [[], [['level', 'info']], [['type', 'alpha']], [['customer_id', "O'Brien"]], [['from', '2019-06-01T00:00:00Z'], ['to', '2021-06-01T00:00:00+02:00']]];
   for (const set of filterSets) {

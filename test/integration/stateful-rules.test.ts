@@ -59,13 +59,18 @@ describe.each(MODES)('stateful rules (%s)', (mode) => {
     return { app, destination, alerts, call, rule, ingest, readRule, deliveries };
   }
 
-  /** A sentinel `every` rule whose alert proves the worker has evaluated everything ingested before it. */
+  /**
+   * A sentinel `every` rule whose alert proves the worker has evaluated everything ingested before it,
+   * and so created the deliveries of every trigger before it. Deliveries travel on their own (keyed by
+   * delivery id), so the sentinel's may arrive first: the others have arrived once none is pending.
+   */
   async function sentinel(t: Awaited<ReturnType<typeof setup>>) {
     await t.rule({ name: 'sentinel', eventName: 'sentinel' });
     return async () => {
       const before = t.alerts.filter((a) => a.body.data.ruleName === 'sentinel').length;
       await t.ingest({ event: 'sentinel' });
       await waitFor(() => Promise.resolve(t.alerts.filter((a) => a.body.data.ruleName === 'sentinel').length > before), 20_000, 'the sentinel alert');
+      await waitFor(async () => (await t.deliveries()).every((d) => d.status !== 'pending'), 20_000, 'every delivery attempted');
     };
   }
 
