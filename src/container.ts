@@ -9,6 +9,7 @@ import type { EventStore } from './ports/event-store.js';
 import { ClickHouseEventStore } from './adapters/event-store/clickhouse-event-store.js';
 import type { StateStore } from './ports/state-store.js';
 import { RedisStateStore } from './adapters/state/redis-state-store.js';
+import { PushedVersions } from './services/pushed-versions.js';
 import { MemoryStateStore } from './adapters/state/memory-state-store.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.js';
@@ -93,6 +94,14 @@ function openMetadata(config: Config): MetadataStore {
 function openState(config: Config, logger: Logger): StateStore {
   const d = config.distributed;
   return d ? new RedisStateStore({ url: d.redisUrl, keyPrefix: d.redisKeyPrefix, logger: logger.child({ component: 'redis' }) }) : new MemoryStateStore();
+}
+
+/**
+ * Distributed mode's caches trust versions pushed through Redis (no read per request); embedded mode's
+ * read them from memory and SQLite's write mark (services.ts), so it needs nothing here.
+ */
+function openVersions(config: Config, state: StateStore, logger: Logger): PushedVersions | undefined {
+  return config.distributed ? new PushedVersions(state, logger.child({ component: 'cache-versions' })) : undefined;
 }
 
 async function openEvents(config: Config): Promise<EventStore> {
@@ -183,7 +192,8 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
   });
   // Built here, but its stopper is pushed last (below), so that it stops first.
   const sink = busEventSink(bus, topics, busMetrics);
-  const services = createServices({ metadata, events, state, sink, alertSender, logger, checks, settings: serviceSettings(config) });
+  const versions = openVersions(config, state, logger);
+  const services = createServices({ metadata, events, state, versions, sink, alertSender, logger, checks, settings: serviceSettings(config) });
   const { ruleSets } = services;
   // Only API processes consult it; a worker's (idle) Redis connection costs nothing worth a special case.
   const rateLimiter: RateLimiter = config.distributed
@@ -199,6 +209,7 @@ export async function createContainer(config: Config, logger: Logger): Promise<C
     await events.migrate();
     await services.accounts.ensureBootstrapSecret(config.bootstrap);
     stoppers.push({ name: 'state', stop: () => state.close() });
+    if (versions) stoppers.push({ name: 'cache versions', stop: () => versions.close() });
     stoppers.push({ name: 'bus', stop: () => bus.close() });
     // Every role produces to or consumes from the events topic; creating it is idempotent.
     await bus.ensureTopic(topics.events, EVENT_PARTITIONS);
@@ -285,8 +296,10 @@ export interface OperatorContext {
 export async function createOperatorContext(config: Config, logger: Logger, options: { events: boolean }): Promise<OperatorContext> {
   const metadata = openMetadata(config);
   const state = openState(config, logger);
+  const versions = openVersions(config, state, logger);
   let events: EventStore | null = null;
   const close = async (): Promise<void> => {
+    await versions?.close();
     await Promise.allSettled([metadata.close(), state.close(), events?.close()]);
   };
   try {
@@ -297,5 +310,5 @@ export async function createOperatorContext(config: Config, logger: Logger, opti
     await close();
     throw err;
   }
-  return { services: createOperatorServices({ metadata, state, logger }), events, close };
+  return { services: createOperatorServices({ metadata, state, versions, logger }), events, close };
 }

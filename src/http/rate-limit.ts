@@ -77,7 +77,7 @@ export class AccountRateLimit {
    * `rate_limited` DomainError (with those headers and the retry delay) when the budget is spent.
    */
   async admit(accountId: string): Promise<Readonly<Record<string, string>>> {
-    const outcome = await this.#check(accountId);
+    const outcome = this.#limiter.consumeHeld?.(accountId) ?? (await this.#check(accountId));
     if (!outcome) return { 'RateLimit-Policy': this.#policyHeader };
     const resetSeconds = Math.ceil(outcome.resetMs / 1000);
     const headers = { 'RateLimit-Policy': this.#policyHeader, RateLimit: `"${RATE_LIMIT_POLICY_NAME}";r=${outcome.remaining};t=${resetSeconds}` };

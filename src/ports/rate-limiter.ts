@@ -38,5 +38,10 @@ export interface RateLimiter {
    * unknown answer means; a refusal is an outcome, never a rejection.
    */
   consume(key: string): Promise<RateLimitOutcome>;
+  /**
+   * Counts one request against budget this process already holds for `key` (taken from the shared
+   * store ahead of its requests), or returns null when it holds none and `consume` must ask the store.
+   */
+  consumeHeld?(key: string): RateLimitOutcome | null;
   close(): Promise<void>;
 }

@@ -76,6 +76,13 @@ export interface StateStore {
   ruleCounters(ruleIds: readonly string[]): Promise<RuleCounters[]>;
   /** Removes everything a rule keeps in the store (its counters, windows, cooldowns, deadline). */
   forgetRule(ruleId: string): Promise<void>;
+  /**
+   * Marks `member` of `group` present for the next `ttlMs` (by the store's clock, the one clock of
+   * every process); again, it extends the mark, and a `ttlMs` of 0 removes it.
+   */
+  markPresent(group: string, member: string, ttlMs: number): Promise<void>;
+  /** The members of `group` whose presence has not run out. */
+  presentMembers(group: string): Promise<string[]>;
   /** Delivers to every subscriber of the channel in every process (at-most-once, like Redis pub/sub). */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is active; the returned function unsubscribes. */

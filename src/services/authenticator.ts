@@ -2,7 +2,7 @@ import type { ClientSecretScope, MetadataRepositories } from '../ports/metadata.
 import type { StateStore } from '../ports/state-store.js';
 import { credentialKind, digestCredential, digestsEqual } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
-import { VersionedCache, type VersionReads } from './versioned-cache.js';
+import { VersionedCache, type CacheVersions } from './versioned-cache.js';
 
 export interface ClientPrincipal {
   readonly kind: 'client';
@@ -44,7 +44,7 @@ export class Authenticator {
   readonly #cache: VersionedCache<Principal>;
   readonly #lastUsedWrites = new Map<string, number>();
 
-  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>; state: StateStore; versions?: CacheVersions | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
     this.#cache = new VersionedCache({

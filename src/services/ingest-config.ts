@@ -2,7 +2,7 @@ import type { MetadataRepositories } from '../ports/metadata.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { SchemaField } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
-import { VersionedCache, type VersionReads } from './versioned-cache.js';
+import { VersionedCache, type CacheVersions } from './versioned-cache.js';
 import type { MetadataValue } from '../domain/events.js';
 
 /** What ingest needs of an app besides its key: default metadata and the schemas to check against. */
@@ -26,7 +26,7 @@ export class IngestConfigCache {
   readonly #metadata: Pick<MetadataRepositories, 'apps' | 'schemas'>;
   readonly #cache: VersionedCache<IngestConfig>;
 
-  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'schemas'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'schemas'>; state: StateStore; versions?: CacheVersions | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: INGEST_CONFIG_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
   }

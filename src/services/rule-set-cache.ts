@@ -5,7 +5,7 @@ import type { RuleTrigger } from '../domain/rule-trigger.js';
 import type { AlertTemplate } from '../domain/alerting.js';
 import type { Logger } from '../observability/logger.js';
 import { toDestinationTarget } from './destination-target.js';
-import { VersionedCache, type VersionReads } from './versioned-cache.js';
+import { VersionedCache, type CacheVersions } from './versioned-cache.js';
 import type { DestinationTarget } from '../ports/alert-sender.js';
 
 /** One enabled action of a rule, with everything a sender needs of its destination. */
@@ -58,7 +58,7 @@ export class RuleSetCache {
   readonly #logger: Logger;
   readonly #cache: VersionedCache<AppRuleSet>;
 
-  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'rules' | 'destinations'>; state: StateStore; versions?: VersionReads | undefined; logger: Logger }) {
+  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'rules' | 'destinations'>; state: StateStore; versions?: CacheVersions | undefined; logger: Logger }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
     this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: RULE_SET_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });

@@ -21,7 +21,7 @@ import { RuleTrialsService } from './rule-trials.service.js';
 import { NotificationRulesService } from './notification-rules.service.js';
 import { ReadinessService, type DependencyCheck } from './readiness.service.js';
 import { RuleSetCache } from './rule-set-cache.js';
-import { VersionReads } from './versioned-cache.js';
+import { VersionReads, type CacheVersions } from './versioned-cache.js';
 
 /** What the operator CLI uses: credentials and accounts, with no event store, bus or pipeline behind them. */
 export interface OperatorServices {
@@ -65,7 +65,7 @@ export interface OperatorServicesDeps {
   readonly state: StateStore;
   readonly logger: Logger;
   /** The process's shared reader of cache versions, so that its caches read their versions together. */
-  readonly versions?: VersionReads | undefined;
+  readonly versions?: CacheVersions | undefined;
 }
 
 export interface ServicesDeps extends OperatorServicesDeps {

@@ -5,27 +5,25 @@ import { GatheredCalls } from '../lib/gathered-calls.js';
 /**
  * A per-process cache of values read from the metadata database, made safe across processes by one
  * shared version number in the state store (Redis in distributed mode):
- * - every `get` reads the version (one GET) and trusts an entry only if it was cached under the
- *   current version;
+ * - every `get` reads the version and trusts an entry only if it was cached under the current version;
  * - whoever changes the underlying data calls `invalidate()` after committing and before answering,
  *   which bumps the version, so every process reloads on its very next request.
  *
- * Pub/sub alone would leave a window (the message may still be in flight when the next request
- * arrives elsewhere); the version read closes it at the cost of one round trip to the state store.
- * When the state store cannot be read, nothing is trusted from the cache and every `get` loads.
+ * Where the version comes from is the process's CacheVersions: a read of the state store shared by
+ * concurrent requests (VersionReads), or, in distributed mode, a copy pushed to every process that a
+ * bump waits on (PushedVersions). When the version cannot be read, nothing is trusted from the cache
+ * and every `get` loads.
  */
 export class VersionedCache<V> {
-  readonly #state: StateStore;
-  readonly #versions: VersionReads;
+  readonly #versions: CacheVersions;
   readonly #versionKey: string;
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #logger: Logger;
   readonly #entries = new Map<string, { value: V; version: string; expiresAt: number }>();
 
-  /** `versions`: the process's shared VersionReads, so that caches read their versions together. */
-  constructor(options: { state: StateStore; versions?: VersionReads | undefined; versionKey: string; ttlMs: number; maxEntries: number; logger: Logger }) {
-    this.#state = options.state;
+  /** `versions`: the process's shared CacheVersions, so that caches read their versions together. */
+  constructor(options: { state: StateStore; versions?: CacheVersions | undefined; versionKey: string; ttlMs: number; maxEntries: number; logger: Logger }) {
     this.#versions = options.versions ?? new VersionReads(options.state);
     this.#versionKey = options.versionKey;
     this.#ttlMs = options.ttlMs;
@@ -53,7 +51,7 @@ export class VersionedCache<V> {
   /** Call after committing a change to what is cached; when it resolves, every process reloads. */
   async invalidate(): Promise<void> {
     this.#entries.clear();
-    await this.#state.increment(this.#versionKey);
+    await this.#versions.bump(this.#versionKey);
   }
 
   async #currentVersion(): Promise<string | null> {
@@ -66,6 +64,14 @@ export class VersionedCache<V> {
   }
 }
 
+/** Where a process's caches read their versions and bump them. */
+export interface CacheVersions {
+  /** The key's current version (null: never bumped). */
+  read(key: string): Promise<string | null>;
+  /** Increments the key's version; when it resolves, every process reads the new one. */
+  bump(key: string): Promise<void>;
+}
+
 /**
  * The version reads of every cache of a process, shared by concurrent requests (GatheredCalls): one
  * MGET of every key asked for answers every caller that asked before it was sent, and a caller never
@@ -73,7 +79,8 @@ export class VersionedCache<V> {
  * is always seen (the revocation guarantee above). Under load that is one read per round trip instead
  * of a GET per cache per request.
  */
-export class VersionReads {
+export class VersionReads implements CacheVersions {
+  readonly #state: StateStore;
   readonly #reads: GatheredCalls<string, string | null>;
 
   /**
@@ -85,6 +92,7 @@ export class VersionReads {
    */
   constructor(state: StateStore, options: { writeMark?: (() => string) | undefined } = {}) {
     const { writeMark } = options;
+    this.#state = state;
     this.#reads = new GatheredCalls(
       async (keys) => {
         const unique = [...new Set(keys)];
@@ -99,6 +107,10 @@ export class VersionReads {
 
   read(key: string): Promise<string | null> {
     return this.#reads.call(key);
+  }
+
+  async bump(key: string): Promise<void> {
+    await this.#state.increment(key);
   }
 }
 

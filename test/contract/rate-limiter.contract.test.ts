@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RateLimitPolicy, RateLimiter } from '../../src/ports/rate-limiter.js';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis-rate-limiter.js';
+import { Redis } from 'ioredis';
 import { freePort } from '../helpers/net.js';
+import { PrivateRedis, commandsProcessed } from '../helpers/private-redis.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 
 /**
@@ -114,6 +116,34 @@ for (const implementation of implementations) {
       ]);
     });
 
+    it('counts a large budget down by one per request of a view', async () => {
+      const { a } = open({ points: 1000, durationSeconds: 60 });
+      const remaining = [];
+      for (let i = 0; i < 40; i++) remaining.push((await a.consume('account')).remaining);
+      expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 999 - i));
+    });
+
+    it('never lets more than a large budget through two views, and refuses at most 1 % of it per view early', async () => {
+      const { a, b } = open({ points: 1000, durationSeconds: 60 });
+      const outcomes = [];
+      for (let wave = 0; wave < 12; wave++) {
+        outcomes.push(...(await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).consume('account')))));
+      }
+      const allowed = outcomes.filter((o) => o.allowed);
+      expect(allowed.length).toBeLessThanOrEqual(1000);
+      expect(allowed.length).toBeGreaterThanOrEqual(980);
+      expect(new Set(allowed.map((o) => o.remaining)).size).toBe(allowed.length);
+    });
+
+    it('starts a new window with the whole budget, whatever a view held of the last one', async () => {
+      const { a } = open({ points: 200, durationSeconds: 1 });
+      const first = await a.consume('account');
+      expect(first.remaining).toBe(199);
+      const windowEnds = Date.now() + first.resetMs;
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(windowEnds + 20), { timeout: 5000, interval: 50 });
+      expect((await a.consume('account')).remaining).toBe(199);
+    });
+
     it('gives the whole budget back when the window ends', async () => {
       const { a, b } = open({ points: 2, durationSeconds: 1 });
       await a.consume('account');
@@ -126,6 +156,27 @@ for (const implementation of implementations) {
     });
   });
 }
+
+describe('RedisRateLimiter with a large budget', () => {
+  it("answers a busy account's requests from budget it took ahead: a handful of Redis commands for 500 requests", async () => {
+    const redis = await PrivateRedis.start();
+    const limiter = new RedisRateLimiter({ url: redis.url, policy: { points: 100_000, durationSeconds: 60 }, timeoutMs: 2000 });
+    const stats = new Redis(redis.url);
+    try {
+      await limiter.consume('account');
+      const commandsBefore = await commandsProcessed(stats);
+      const outcomes = [];
+      for (let i = 0; i < 500; i++) outcomes.push(await limiter.consume('account'));
+      expect(outcomes.map((o) => o.remaining)).toEqual(Array.from({ length: 500 }, (_, i) => 99_998 - i));
+      // Held budget is topped up once half of it (1 % of the budget) is spent: about one command per 500 requests.
+      expect((await commandsProcessed(stats)) - commandsBefore).toBeLessThan(10);
+    } finally {
+      stats.disconnect();
+      await limiter.close();
+      await redis.dispose();
+    }
+  });
+});
 
 describe('RedisRateLimiter when Redis does not answer', () => {
   it('rejects within its timeout when nothing listens at the address, and again on the next call', async () => {

@@ -431,6 +431,22 @@ for (const implementation of implementations) {
       expect(await b.get('k')).toBe('kept');
     });
 
+    it('lists the members marked present, to either view, until their presence runs out or is removed', async () => {
+      const group = uniqueName('group');
+      expect(await b.presentMembers(group)).toEqual([]);
+      await a.markPresent(group, 'short', 150);
+      await a.markPresent(group, 'long', 60_000);
+      await b.markPresent(group, 'leaving', 60_000);
+      expect((await b.presentMembers(group)).sort()).toEqual(['leaving', 'long', 'short']);
+      await a.markPresent(group, 'leaving', 0);
+      await vi.waitFor(async () => expect(await a.presentMembers(group)).toEqual(['long']), { timeout: 3000, interval: 25 });
+      // Marking again extends the presence.
+      await a.markPresent(group, 'long', 150);
+      await a.markPresent(group, 'long', 60_000);
+      await a.markPresent(group, 'marker', 150);
+      await vi.waitFor(async () => expect(await b.presentMembers(group)).toEqual(['long']), { timeout: 3000, interval: 25 });
+    });
+
     it('publishes to subscribers in the other view, in order', async () => {
       const channel = uniqueName('channel');
       const first: string[] = [];

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Redis } from 'ioredis';
 import { freePort } from './net.js';
 
 /**
@@ -62,4 +63,9 @@ export class PrivateRedis {
     await this.stop();
     rmSync(this.#dir, { recursive: true, force: true });
   }
+}
+
+/** Commands the server behind `client` has processed so far (the INFO that asks counts only in later readings). */
+export async function commandsProcessed(client: Redis): Promise<number> {
+  return Number(/total_commands_processed:(\d+)/.exec(await client.info('stats'))![1]);
 }

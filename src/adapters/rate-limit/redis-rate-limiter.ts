@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { GatheredCalls } from '../../lib/gathered-calls.js';
 import { RATE_LIMIT_MAX_WAIT_MS, type RateLimitOutcome, type RateLimitPolicy, type RateLimiter } from '../../ports/rate-limiter.js';
-import { outcomesOf } from './outcome.js';
+import { countedRequests } from './outcome.js';
 import { failFastRedisOptions } from '../state/redis-state-store.js';
 
 export interface RedisRateLimiterOptions {
@@ -31,8 +31,15 @@ export interface RedisRateLimiterOptions {
  *
  * Concurrent requests of one key share one script run (GatheredCalls): n requests consume n points at
  * once, and the answer is split as if they had been counted one after another, so each allowed
- * request still sees its own remaining count and exactly the budget passes. A hot account at high
- * request rates (the ingest edge's usual case) then costs one command per round trip, not one per request.
+ * request still sees its own remaining count and exactly the budget passes.
+ *
+ * A hot account needs no round trip per request at all: with a budget of at least HOLD_MIN_POINTS,
+ * each script run also takes up to 1 % of the budget ahead of demand, and this process answers its
+ * next requests from that held budget (`consumeHeld`), taking more in the background once half of it
+ * is spent. What is held was counted in Redis, so no process ever lets more than the budget through;
+ * the price is that budget held by a process that gets no more requests of the account goes unused
+ * until the window ends: at most 1 % of the budget per API process. Each held request reports the
+ * remaining count it would have had if counted alone, and held budget is dropped when its window ends.
  */
 export class RedisRateLimiter implements RateLimiter {
   readonly policy: RateLimitPolicy;
@@ -40,13 +47,20 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #limiter: RateLimiterRedis;
   readonly #timeoutMs: number;
   /** Requests gathered across keys; each call counts every key's requests in one script run per key. */
-  readonly #gathered = new GatheredCalls<string, RateLimitOutcome>((keys) => this.#consumeAll(keys));
+  readonly #gathered = new GatheredCalls<Demand, RateLimitOutcome | null>((demands) => this.#consumeAll(demands));
+  /** Points taken from Redis per key ahead of requests (0: none; small budgets are counted request by request). */
+  readonly #holdPoints: number;
+  /** Budget held per key: the outcomes of requests already counted in Redis, in their counting order. */
+  readonly #held = new Map<string, HeldBudget>();
+  /** The top-ups of held budget in flight, by key. */
+  readonly #refilling = new Map<string, Promise<void>>();
   #connecting: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: RedisRateLimiterOptions) {
     this.policy = { points: options.policy.points, durationSeconds: options.policy.durationSeconds };
     this.#timeoutMs = options.timeoutMs ?? 250;
+    this.#holdPoints = this.policy.points >= HOLD_MIN_POINTS ? Math.floor(this.policy.points * HOLD_SHARE) : 0;
     // Connects at once (not lazily): a check waits only a fraction of a second (src/http/rate-limit.ts),
     // too little to spend on opening the connection for the process's first request.
     // A command's own timeout is a backstop only (RATE_LIMIT_MAX_WAIT_MS): the edge decides sooner whether
@@ -66,22 +80,77 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async consume(key: string): Promise<RateLimitOutcome> {
+    const held = this.consumeHeld(key);
+    if (held) return held;
+    // Budget being taken for the key is counted before anything asked now: wait for it, in order.
+    const refill = this.#refilling.get(key);
+    if (refill) {
+      await refill;
+      const refilled = this.consumeHeld(key);
+      if (refilled) return refilled;
+    }
     await this.#ready();
-    return this.#gathered.call(key);
+    return (await this.#gathered.call({ key, requests: 1 }))!;
   }
 
-  /** The outcome of each request, in order: every key's requests counted together, the keys in parallel. */
-  async #consumeAll(keys: readonly string[]): Promise<RateLimitOutcome[]> {
-    const counts = new Map<string, number>();
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    const outcomes = new Map(await Promise.all([...counts].map(async ([key, count]) => [key, await outcomesOf(this.#limiter.consume(key, count), count, this.policy.points)] as const)));
+  consumeHeld(key: string): RateLimitOutcome | null {
+    const held = this.#held.get(key);
+    if (!held || this.#closed) return null;
+    const now = Date.now();
+    const counted = held.take(now);
+    if (held.left(now) <= this.#holdPoints / 2) this.#refill(key);
+    if (!counted) {
+      this.#held.delete(key);
+      return null;
+    }
+    return { allowed: true, remaining: counted.remaining, resetMs: counted.endsAt - now };
+  }
+
+  /** Tops the key's held budget up in the background; a failure leaves it to the next request's own call. */
+  #refill(key: string): void {
+    if (this.#refilling.has(key) || this.#client.status !== 'ready') return;
+    const refill = this.#gathered
+      .call({ key, requests: 0 })
+      .then(() => undefined, () => undefined)
+      .finally(() => this.#refilling.delete(key));
+    this.#refilling.set(key, refill);
+  }
+
+  /**
+   * The outcome of each request, in order: every key's requests counted together (with the points taken
+   * to hold), the keys in parallel. A refill's entry gets null.
+   */
+  async #consumeAll(demands: readonly Demand[]): Promise<Array<RateLimitOutcome | null>> {
+    const requests = new Map<string, number>();
+    for (const { key, requests: n } of demands) requests.set(key, (requests.get(key) ?? 0) + n);
+    const outcomes = new Map(
+      await Promise.all(
+        [...requests].map(async ([key, count]): Promise<readonly [string, RateLimitOutcome[]]> => {
+          const now = Date.now();
+          const toHold = this.#holdPoints === 0 ? 0 : Math.max(0, this.#holdPoints - (this.#held.get(key)?.left(now) ?? 0));
+          if (count + toHold === 0) return [key, []];
+          const counted = await countedRequests(this.#limiter.consume(key, count + toHold), count + toHold, this.policy.points);
+          if (counted.allowed > count) this.#hold(key, counted.outcome(count), counted.allowed - count);
+          return [key, Array.from({ length: count }, (_, i) => counted.outcome(i))];
+        }),
+      ),
+    );
     // Each key's outcomes are handed out in the order its requests arrived.
     const next = new Map<string, number>();
-    return keys.map((key) => {
+    return demands.map(({ key, requests: n }) => {
+      if (n === 0) return null;
       const index = next.get(key) ?? 0;
       next.set(key, index + 1);
       return outcomes.get(key)![index]!;
     });
+  }
+
+  /** Holds `count` counted requests of `key`, the first of which is `first`. */
+  #hold(key: string, first: RateLimitOutcome, count: number): void {
+    if (this.#closed) return;
+    let held = this.#held.get(key);
+    if (!held) this.#held.set(key, (held = new HeldBudget()));
+    held.add(first, count, Date.now());
   }
 
   async close(): Promise<void> {
@@ -116,5 +185,49 @@ export class RedisRateLimiter implements RateLimiter {
       const reason = error instanceof Error && error.name === 'AbortError' ? `not connected within ${this.#timeoutMs} ms` : error instanceof Error ? error.message : String(error);
       throw new Error(`Redis unavailable: ${reason}`, { cause: error });
     }
+  }
+}
+
+/** Budgets of at least this many points are held ahead of requests; smaller ones are counted request by request. */
+const HOLD_MIN_POINTS = 200;
+/** The share of the budget a process takes ahead of its requests. */
+const HOLD_SHARE = 0.01;
+
+/** Requests of a key to count (0: only points to hold). */
+interface Demand {
+  readonly key: string;
+  readonly requests: number;
+}
+
+/**
+ * One key's held budget: requests already counted in Redis, handed out in their counting order until
+ * their window ends. The allowed requests of one count have consecutive remaining counts, so each count
+ * is kept as a run (the next remaining count, how many are left, the end of its window).
+ */
+class HeldBudget {
+  readonly #runs: Array<{ remaining: number; left: number; endsAt: number }> = [];
+
+  add(first: RateLimitOutcome, count: number, now: number): void {
+    this.#runs.push({ remaining: first.remaining, left: count, endsAt: now + first.resetMs });
+  }
+
+  /** The next counted request of a window that has not ended, or null. */
+  take(now: number): { remaining: number; endsAt: number } | null {
+    this.#dropSpent(now);
+    const run = this.#runs[0];
+    if (!run) return null;
+    const taken = { remaining: run.remaining, endsAt: run.endsAt };
+    run.remaining -= 1;
+    run.left -= 1;
+    return taken;
+  }
+
+  left(now: number): number {
+    this.#dropSpent(now);
+    return this.#runs.reduce((sum, run) => sum + run.left, 0);
+  }
+
+  #dropSpent(now: number): void {
+    while (this.#runs.length > 0 && (this.#runs[0]!.left === 0 || this.#runs[0]!.endsAt <= now)) this.#runs.shift();
   }
 }

@@ -40,6 +40,8 @@ export class MemoryStateStore implements StateStore {
   readonly #entries = new Map<string, Entry>();
   /** Per bounded scope: its keys and when each was set, oldest first (a Map keeps insertion order). */
   readonly #scopes = new Map<string, Map<string, number>>();
+  /** Per group of StateStore.markPresent: each member and when its presence runs out. */
+  readonly #presence = new Map<string, Map<string, number>>();
   #rules = new RuleMemory();
   /**
    * The latest time a caller gave with rule state. The sweep expires rule state by it, not by this
@@ -153,6 +155,24 @@ export class MemoryStateStore implements StateStore {
   delete(key: string): Promise<void> {
     return this.#run(() => {
       this.#entries.delete(key);
+    });
+  }
+
+  markPresent(group: string, member: string, ttlMs: number): Promise<void> {
+    return this.#run(() => {
+      const now = Date.now();
+      let members = this.#presence.get(group);
+      if (!members) this.#presence.set(group, (members = new Map<string, number>()));
+      for (const [name, until] of members) if (until <= now) members.delete(name);
+      if (ttlMs > 0) members.set(member, now + ttlMs);
+      else members.delete(member);
+    });
+  }
+
+  presentMembers(group: string): Promise<string[]> {
+    return this.#run(() => {
+      const now = Date.now();
+      return [...(this.#presence.get(group) ?? [])].filter(([, until]) => until > now).map(([name]) => name);
     });
   }
 

@@ -45,6 +45,28 @@ redis.call('PEXPIRE', KEYS[2], window)
 return 1`;
 
 /**
+ * StateStore.markPresent and presentMembers: a sorted set of the members scored by the server's clock,
+ * in milliseconds, when each one's presence runs out. KEYS: the group; ARGV: member, TTL (ms); and
+ * KEYS: the group.
+ */
+const MARK_PRESENT_LUA = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if tonumber(ARGV[2]) > 0 then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+  local latest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+  redis.call('PEXPIREAT', KEYS[1], tonumber(latest))
+else
+  redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 1`;
+const PRESENT_MEMBERS_LUA = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')`;
+
+/**
  * Distributed mode's state, shared by every process through Redis.
  *
  * Failure behaviour is the point of most of the options below. ioredis by default queues commands
@@ -236,6 +258,14 @@ export class RedisStateStore implements StateStore {
 
   async delete(key: string): Promise<void> {
     await this.#command((client) => client.del(this.#key(key)));
+  }
+
+  async markPresent(group: string, member: string, ttlMs: number): Promise<void> {
+    await this.#eval(MARK_PRESENT_LUA, [group], [member, Math.max(0, Math.ceil(ttlMs))]);
+  }
+
+  async presentMembers(group: string): Promise<string[]> {
+    return (await this.#eval(PRESENT_MEMBERS_LUA, [group], [])) as string[];
   }
 
   async publish(channel: string, message: string): Promise<void> {
