@@ -153,10 +153,15 @@ async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBus
   };
 }
 
-export async function createContainer(config: Config, logger: Logger): Promise<Container> {
+/**
+ * Builds every part of the configured role and starts the pipeline's consumers (roles all and worker).
+ * `processMetrics: false` leaves the process-wide defaults out of the registry: for a container that
+ * runs in a worker thread beside another that reports them.
+ */
+export async function createContainer(config: Config, logger: Logger, options: { processMetrics?: boolean } = {}): Promise<Container> {
   const topics = topicsFor(config.topicPrefix);
-  // One registry per process; every part records into it and GET /metrics serves it (docs/metrics.md).
-  const registry = createMetricsRegistry();
+  // One registry per container; every part records into it and GET /metrics serves it (docs/metrics.md).
+  const registry = createMetricsRegistry({ processDefaults: options.processMetrics ?? true });
   const serviceMetrics = createServiceMetrics(registry);
   // Kafka's series exist in distributed mode only: embedded mode has no Kafka to report on.
   const busMetrics = config.distributed ? kafkaBusMetrics(serviceMetrics, topics) : undefined;

@@ -2,6 +2,8 @@
 import { ConfigError, loadConfigFromProcess, type Config } from './config.js';
 import { createContainer } from './container.js';
 import { createLogger, stdoutDestination } from './observability/logger.js';
+import { mergedExposition } from './observability/metrics.js';
+import { runsPipelineThread, startPipelineThread, type PipelineThread } from './pipeline-thread.js';
 import { startServer } from './server.js';
 
 /**
@@ -64,13 +66,30 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
 
-  const container = await createContainer(config, logger);
+  // A distributed `all` process serves the API here and runs the pipeline in a thread of its own.
+  const threaded = runsPipelineThread(config);
+  const container = await createContainer(threaded ? { ...config, role: 'api' } : config, logger);
+  let pipeline: PipelineThread | null = null;
+  try {
+    if (threaded && !stopRequested) pipeline = await startPipelineThread(config, logger);
+  } catch (err) {
+    await container.stop();
+    throw err;
+  }
+  const stopPipeline = async (): Promise<void> => {
+    await pipeline?.stop();
+  };
   if (stopRequested) {
-    stop(() => container.stop());
+    stop(async () => {
+      await Promise.all([container.stop(), stopPipeline()]);
+    });
     return;
   }
-  const server = await startServer(container);
-  shutdownRunning = () => server.shutdown(config.shutdownTimeoutMs * HTTP_GRACE_SHARE);
+  const server = await startServer(container, pipeline ? { exposition: mergedExposition(container.metrics, async () => [await pipeline.metrics()]) } : {});
+  shutdownRunning = async () => {
+    // The pipeline does not wait on the API: both stop at once, within the one budget.
+    await Promise.all([server.shutdown(config.shutdownTimeoutMs * HTTP_GRACE_SHARE), stopPipeline()]);
+  };
   logger.info({ url: server.url, mode: config.mode, role: config.role }, 'event alerting service started');
   if (stopRequested) stop(shutdownRunning);
 }

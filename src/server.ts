@@ -4,6 +4,7 @@ import { createRequestListener } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { AccountRateLimit } from './http/rate-limit.js';
 import type { Container } from './container.js';
+import type { MetricsExposition } from './observability/metrics.js';
 import { v1Routes } from './http/routes/v1.js';
 
 export interface RunningServer {
@@ -15,12 +16,16 @@ export interface RunningServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-/** Starts the HTTP edge of a built container: used by main.ts and by tests that need a real socket. */
-export async function startServer(container: Container): Promise<RunningServer> {
+/**
+ * Starts the HTTP edge of a built container: used by main.ts and by tests that need a real socket.
+ * `exposition` is what `/metrics` serves when it is more than the container's registry.
+ */
+export async function startServer(container: Container, options: { exposition?: MetricsExposition } = {}): Promise<RunningServer> {
   const servesApi = container.config.role !== 'worker';
   const listener = createRequestListener({
     logger: container.logger,
     metrics: container.metrics,
+    ...(options.exposition ? { exposition: options.exposition } : {}),
     readiness: container.services.readiness,
     ...(servesApi
       ? {

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { RequestListener } from 'node:http';
 import { edgeMetrics, httpMetrics, type EdgeMetrics } from '../observability/http-metrics.js';
 import type { Logger } from '../observability/logger.js';
+import type { MetricsExposition } from '../observability/metrics.js';
 import type { Authenticator } from '../services/authenticator.js';
 import type { ReadinessService } from '../services/readiness.service.js';
 import { dashboardRouter } from './dashboard.js';
@@ -17,7 +18,10 @@ import { requestLog } from './request-log.js';
 
 export interface HttpAppDeps {
   readonly logger: Logger;
+  /** Where the edge records its metrics. */
   readonly metrics: Registry;
+  /** What `/metrics` serves; `metrics` when absent. */
+  readonly exposition?: MetricsExposition;
   /** What `/readyz` asks: every dependency of this process's role. */
   readonly readiness: Pick<ReadinessService, 'check'>;
   /** The `/v1` API; absent in a worker process, which serves only probes and metrics. */
@@ -68,7 +72,7 @@ function createHttpApp(deps: HttpAppDeps, routes: RouteTable, metrics: EdgeMetri
   app.use(requestLog(deps.logger));
   // Before every route, so that probes, 404s and requests refused before their route are counted too.
   app.use(httpMetrics(metrics));
-  app.use(systemRouter({ readiness: deps.readiness, metrics: deps.metrics, logger: deps.logger }));
+  app.use(systemRouter({ readiness: deps.readiness, metrics: deps.exposition ?? deps.metrics, logger: deps.logger }));
   if (deps.api) {
     app.use(mountRoutes(deps.api.routes, deps.api, routes));
     // The dashboard talks to this API only, so it is served where the API is; after it, so that an

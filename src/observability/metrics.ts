@@ -1,4 +1,4 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 
 /**
  * prom-client's default gauges that `promtool check metrics` rejects: a `_total` suffix belongs to
@@ -13,9 +13,35 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
  * Node.js defaults; the service's own metrics are registered on it by createServiceMetrics
  * (service-metrics.ts).
  */
-export function createMetricsRegistry(): Registry {
+export function createMetricsRegistry(options: { processDefaults?: boolean } = {}): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
+  if (options.processDefaults ?? true) {
+    collectDefaultMetrics({ register: registry });
+    for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
+  }
   return registry;
+}
+
+/** One registry's metrics as plain values, which cross a worker thread's message port. */
+export type MetricsSnapshot = Array<MetricObjectWithValues<MetricValue<string>>>;
+
+/** What `GET /metrics` serves: a registry, or the merge of several (mergedExposition). */
+export interface MetricsExposition {
+  readonly contentType: string;
+  metrics(): Promise<string>;
+}
+
+/**
+ * The metrics of a process whose work is split over threads, each with its own registry: served as
+ * one exposition, each series summed over the threads (counters and histograms add up; the process
+ * defaults are collected by one registry only, so none counts twice).
+ */
+export function mergedExposition(own: Registry, others: () => Promise<MetricsSnapshot[]>): MetricsExposition {
+  return {
+    contentType: own.contentType,
+    async metrics() {
+      const [mine, theirs] = await Promise.all([own.getMetricsAsJSON(), others()]);
+      return AggregatorRegistry.aggregate([mine as MetricsSnapshot, ...theirs]).metrics();
+    },
+  };
 }

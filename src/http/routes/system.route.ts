@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import type { Registry } from 'prom-client';
 import type { Logger } from '../../observability/logger.js';
+import type { MetricsExposition } from '../../observability/metrics.js';
 import type { ReadinessService } from '../../services/readiness.service.js';
 import { errorBody } from '../error-response.js';
 
 /** Liveness, readiness and metrics: served by every role, outside `/v1` and its auth. */
-export function systemRouter(deps: { readiness: Pick<ReadinessService, 'check'>; metrics: Registry; logger: Logger }): Router {
+export function systemRouter(deps: { readiness: Pick<ReadinessService, 'check'>; metrics: MetricsExposition; logger: Logger }): Router {
   const router = Router();
 
   router.get('/healthz', (_req, res) => {
