@@ -92,3 +92,27 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
 }
+
+/** Whether the process is still running (neither exited nor killed). */
+export function isAlive(p: ServiceProcess): boolean {
+  return p.child.exitCode === null && p.child.signalCode === null;
+}
+
+/**
+ * What the processes complained about: the last `perProcess` warning, error and fatal log lines of
+ * each that belong to no request (a suite sees its requests' answers itself), each cut to 500
+ * characters, under its pid and label. For failure messages of suites that run several processes.
+ */
+export function problemReport(processes: ReadonlyArray<{ readonly process: ServiceProcess; readonly label: string }>, perProcess = 20): string {
+  return processes
+    .map(({ process: p, label }) => {
+      const problems = p
+        .output()
+        .split('\n')
+        .filter((line) => /"level":(4|5|6)0/.test(line) && !line.includes('"requestId":'))
+        .map((line) => line.slice(0, 500));
+      return problems.length === 0 ? '' : `pid ${p.child.pid} (${label}${isAlive(p) ? '' : ', gone'}):\n${problems.slice(-perProcess).join('\n')}`;
+    })
+    .filter((report) => report !== '')
+    .join('\n');
+}

@@ -5,7 +5,8 @@ import { listDeliveries, readEventsByTime, type ListedEvent } from '../helpers/c
 import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { parseMetrics } from '../helpers/prometheus-text.js';
 import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
-import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+import { laggingPartitions } from '../helpers/kafka.js';
+import { problemReport, startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 import { stackControl } from '../helpers/stack-control.js';
 import { startSteadyLoad, type SentRequest, type SteadyLoad } from '../helpers/steady-load.js';
 
@@ -101,15 +102,24 @@ async function retriedAttempts(worker: ServiceProcess): Promise<number> {
 describe('a cluster of api and worker processes under faults (distributed)', () => {
   it('keeps every accepted event and alert through a worker kill, a new worker and a Kafka outage', async ({ annotate }) => {
     const processes: ServiceProcess[] = [];
+    const roles = new Map<ServiceProcess, string>();
     let load: SteadyLoad | undefined;
     let kafkaStopped = false;
     const receiver = await startHttpReceiver();
     const isolated = await isolatedDistributedEnv('cluster_faults');
     // Runs also when the test fails or times out: Kafka is started again before anything that needs it.
-    onTestFinished(async () => {
+    onTestFinished(async ({ task }) => {
       await load?.stop();
       try {
         if (kafkaStopped) await stackControl('up', 'kafka');
+        // A failure message says what the processes complained about, and which partitions a group
+        // left unconsumed: a missing event is traced to a stalled partition and its worker's log.
+        if (task.result?.state === 'fail') {
+          const report = problemReport(processes.map((p) => ({ process: p, label: roles.get(p)! })), 40);
+          if (report !== '') console.log(report);
+          const lagging = await laggingPartitions(isolated.stack.kafkaBrokers, isolated.env.KAFKA_TOPIC_PREFIX!).catch((err: unknown) => String(err));
+          console.log('cluster-faults partitions not consumed to the end', JSON.stringify(lagging));
+        }
       } finally {
         await Promise.all(processes.map((p) => p.stop('SIGTERM')));
         await receiver.close();
@@ -122,6 +132,7 @@ describe('a cluster of api and worker processes under faults (distributed)', () 
     const start = async (role: 'api' | 'worker'): Promise<ServiceProcess> => {
       const started = await startService(serviceEnv, [role]);
       processes.push(started);
+      roles.set(started, role);
       return started;
     };
     // The first process creates the databases and topics alone; the others find them. All three are

@@ -6,7 +6,7 @@ import { lockDeliveryTable, type DeliveryWriteBarrier } from '../helpers/deliver
 import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { parseMetrics } from '../helpers/prometheus-text.js';
 import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
-import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+import { isAlive, problemReport, startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
  * Threshold and absence rules keep state across events (counts in a window, a deadline, a claimed
@@ -92,7 +92,6 @@ describe('stateful rules when a worker is killed (distributed: 1 api, 2 workers)
     processes.push(started);
     return started;
   };
-  const isAlive = (p: ServiceProcess): boolean => p.child.exitCode === null && p.child.signalCode === null;
   const liveWorkers = (): ServiceProcess[] => processes.filter((p) => p !== api && isAlive(p));
   /** Each test starts with two workers, whatever an earlier one (or its failure) left. */
   const ensureTwoWorkers = async (): Promise<void> => {
@@ -112,10 +111,8 @@ describe('stateful rules when a worker is killed (distributed: 1 api, 2 workers)
   // A failure message says what the processes complained about (their warnings and errors).
   beforeEach(({ onTestFailed }) => {
     onTestFailed(() => {
-      for (const p of processes) {
-        const problems = p.output().split('\n').filter((line) => /"level":(4|5|6)0/.test(line));
-        if (problems.length > 0) console.log(`pid ${p.child.pid}${p === api ? ' (api)' : ''}${isAlive(p) ? '' : ' (gone)'}:\n${problems.slice(-20).join('\n')}`);
-      }
+      const report = problemReport(processes.map((p) => ({ process: p, label: p === api ? 'api' : 'worker' })));
+      if (report !== '') console.log(report);
     });
   });
 
