@@ -19,13 +19,19 @@ export interface ServiceProcess {
 }
 
 /**
+ * The Node.js flags the service runs with, as `npm start` and the container image (NODE_OPTIONS) give
+ * them: a larger young generation (bench/NOTES.md). test/unit/deploy-assets.test.ts holds the three equal.
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'] as const;
+
+/**
  * Runs the real service (src/main.ts through tsx) as a child process with exactly the given
  * environment, plus PATH and HOME: nothing leaks in from the test runner's own environment. Events
  * are kept whatever their age (EVENT_RETENTION_DAYS=0) unless `env` says otherwise: the suites date
  * their events on fixed days that the default retention would hide as the calendar moves on.
  */
 export function spawnService(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', EVENT_RETENTION_DAYS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

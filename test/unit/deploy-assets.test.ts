@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envSchema, loadConfig } from '../../src/config.js';
+import { SERVICE_NODE_FLAGS } from '../helpers/service-process.js';
 
 /**
  * docker-compose.yml and the Dockerfile cannot run on the CI machine (no Docker engine), so this
@@ -87,6 +88,12 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/main\.js"\]$/m);
     expect(dockerfile).toMatch(/^CMD \["all"\]$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
+  });
+
+  it('runs Node with the flags of `npm start` and of the tests', () => {
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe(`node ${SERVICE_NODE_FLAGS.join(' ')} dist/main.js`);
+    expect(dockerfile).toMatch(new RegExp(`^\\s+NODE_OPTIONS=${SERVICE_NODE_FLAGS.join(' ')}$`, 'm'));
   });
 
   it('builds with the same build script the package defines', () => {
