@@ -19,10 +19,8 @@ port.on('message', (message: ToPipeline) => {
   if (message.type === 'metrics') {
     void container.metrics.getMetricsAsJSON().then((metrics) => reply({ type: 'metrics', id: message.id, metrics }));
   } else {
-    void container.stop().then(() => {
-      logger.flush();
-      reply({ type: 'stopped' });
-    });
+    // The thread is terminated once it says so: its last log lines are written first.
+    void container.stop().then(() => logger.flush(() => reply({ type: 'stopped' })));
   }
 });
 reply({ type: 'started' });

@@ -14,7 +14,7 @@ import type { MetricsSnapshot } from './observability/metrics.js';
  * process if the thread dies: a process whose pipeline is gone must be restarted, not kept serving.
  */
 export interface PipelineThread {
-  /** The thread's metrics, for the main thread's `/metrics`. */
+  /** The thread's metrics, for the main thread's `/metrics`; none once it is stopping. */
   metrics(): Promise<MetricsSnapshot>;
   /** Stops the thread's container (the batch in progress is finished and committed) and the thread. */
   stop(): Promise<void>;
@@ -88,6 +88,10 @@ export async function startPipelineThread(config: Config, logger: Logger): Promi
   return {
     metrics: () =>
       new Promise((resolve) => {
+        if (stopping) {
+          resolve([]);
+          return;
+        }
         const id = nextId++;
         pending.set(id, resolve);
         send({ type: 'metrics', id });
@@ -99,6 +103,9 @@ export async function startPipelineThread(config: Config, logger: Logger): Promi
         send({ type: 'stop' });
         await done;
         await worker.terminate();
+        // A scrape that asked while the thread stopped gets the main thread's metrics alone.
+        for (const resolve of pending.values()) resolve([]);
+        pending.clear();
       })()),
   };
 }
