@@ -76,19 +76,16 @@ async function main(): Promise<void> {
     await container.stop();
     throw err;
   }
-  const stopPipeline = async (): Promise<void> => {
-    await pipeline?.stop();
-  };
   if (stopRequested) {
     stop(async () => {
-      await Promise.all([container.stop(), stopPipeline()]);
+      await Promise.all([container.stop(), pipeline?.stop()]);
     });
     return;
   }
   const server = await startServer(container, pipeline ? { exposition: mergedExposition(container.metrics, async () => [await pipeline.metrics()]) } : {});
   shutdownRunning = async () => {
     // The pipeline does not wait on the API: both stop at once, within the one budget.
-    await Promise.all([server.shutdown(config.shutdownTimeoutMs * HTTP_GRACE_SHARE), stopPipeline()]);
+    await Promise.all([server.shutdown(config.shutdownTimeoutMs * HTTP_GRACE_SHARE), pipeline?.stop()]);
   };
   logger.info({ url: server.url, mode: config.mode, role: config.role }, 'event alerting service started');
   if (stopRequested) stop(shutdownRunning);

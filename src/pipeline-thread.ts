@@ -39,8 +39,9 @@ export function runsPipelineThread(config: Config): boolean {
  * tsx, whose loader a worker thread does not inherit, so it is registered in the thread first.
  */
 function threadSource(): { source: string | URL; eval: boolean } {
-  const entry = new URL(`./pipeline-thread-entry${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return { source: entry, eval: false };
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./pipeline-thread-entry${fromSource ? '.ts' : '.js'}`, import.meta.url);
+  if (!fromSource) return { source: entry, eval: false };
   const tsx = import.meta.resolve('tsx/esm/api');
   return { source: `import(${JSON.stringify(tsx)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(entry.href)}))`, eval: true };
 }
@@ -78,7 +79,14 @@ export async function startPipelineThread(config: Config, logger: Logger): Promi
     process.exit(1);
   });
   worker.on('exit', (code) => {
-    if (stopping) return;
+    // Whatever the thread did not answer, it never will: a scrape gets the main thread's metrics alone.
+    for (const resolve of pending.values()) resolve([]);
+    pending.clear();
+    if (stopping) {
+      // Gone before it said so (it failed while stopping): the stop is over all the same.
+      stopped?.();
+      return;
+    }
     logger.fatal({ code }, 'the pipeline thread exited; exiting');
     process.exit(1);
   });
@@ -103,9 +111,6 @@ export async function startPipelineThread(config: Config, logger: Logger): Promi
         send({ type: 'stop' });
         await done;
         await worker.terminate();
-        // A scrape that asked while the thread stopped gets the main thread's metrics alone.
-        for (const resolve of pending.values()) resolve([]);
-        pending.clear();
       })()),
   };
 }

@@ -8,7 +8,7 @@ import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { stackControl } from '../helpers/stack-control.js';
 import { readAllIds } from '../helpers/read-events.js';
 import { startHttpReceiver } from '../helpers/receivers.js';
-import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+import { isAlive, startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
  * "202 means durable", against the real stack and real failures: Kafka stopped, ClickHouse stopped,
@@ -203,7 +203,7 @@ describe('ingest durability (embedded)', () => {
     const killAfter = 300;
     const victim = service;
     const client = async (c: number): Promise<void> => {
-      for (let i = 0; victim.child.exitCode === null && victim.child.signalCode === null; i++) {
+      for (let i = 0; isAlive(victim); i++) {
         const body = Array.from({ length: 20 }, (_, n) => ({ event: 'stream', data: { c, i, n } }));
         let res: Response;
         try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { isolatedDistributedEnv, type IsolatedDistributedEnv } from '../helpers/distributed-env.js';
-import { startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
+import { isAlive, startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
 import { readAllIds } from '../helpers/read-events.js';
 
 /**
@@ -130,7 +130,7 @@ describe('graceful shutdown on SIGTERM', () => {
   };
   afterAll(async () => {
     // Whatever a failed test left running: SIGKILL, the graceful path is what was under test.
-    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) await p.stop('SIGKILL');
+    for (const p of processes) if (isAlive(p)) await p.stop('SIGKILL');
     for (const cleanup of cleanups) await cleanup();
   });
 
