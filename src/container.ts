@@ -77,6 +77,14 @@ interface Adapters {
  */
 const EMBEDDED_BUS_MAX_RETAINED_BYTES = 256 * 1024 * 1024;
 
+/**
+ * How long embedded mode's worker lets a batch fill before storing it (see MemoryBusOptions.fetchWait):
+ * the in-process counterpart of the Kafka consumer's fetch wait, shorter because embedded mode promises
+ * events readable sooner. Without it a steady trickle of single events became an INSERT every few
+ * milliseconds, each a part for chDB to merge on the cores the edge needs.
+ */
+const EMBEDDED_BUS_FETCH_WAIT = { minBytes: 1024 * 1024, maxWaitMs: 100 };
+
 /** Where embedded mode keeps its files; the service and the CLI must open the very same ones. */
 function embeddedPaths(config: Config): { metadata: string; chdb: string; bus: string } {
   return { metadata: path.join(config.dataDir, 'metadata.sqlite'), chdb: path.join(config.dataDir, 'chdb'), bus: path.join(config.dataDir, 'bus.sqlite') };
@@ -127,6 +135,7 @@ async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBus
       bus: new MemoryBus({
         journal: new SqliteBusJournal(embeddedPaths(config).bus),
         maxRetainedBytesPerTopic: EMBEDDED_BUS_MAX_RETAINED_BYTES,
+        fetchWait: EMBEDDED_BUS_FETCH_WAIT,
         logger: logger.child({ component: 'bus' }),
       }),
       state,

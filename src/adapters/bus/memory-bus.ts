@@ -70,6 +70,14 @@ export interface MemoryBusOptions {
    * (default 4 MiB, as a Kafka fetch of one partition: kafka-bus.ts).
    */
   readonly maxBatchBytes?: number;
+  /**
+   * How a fetch of a `throughput` subscription waits for more, as a Kafka fetch does (fetch.min.bytes,
+   * fetch.max.wait.ms): once a partition has something for the group, the batch is handed over when it
+   * holds `minBytes` of values (or the most a batch may hold), or `maxWaitMs` after the fetch found its
+   * first message, whichever comes first. Default: no wait, each batch is what is there. Few large
+   * batches are what a columnar store wants: each INSERT is a part on disk for its merges to fold.
+   */
+  readonly fetchWait?: { readonly minBytes: number; readonly maxWaitMs: number };
   /** Makes the bus durable: see BusJournal. */
   readonly journal?: BusJournal;
   /**
@@ -101,6 +109,7 @@ export class MemoryBus implements MessageBus {
   readonly #subscriptions = new Set<Subscription>();
   readonly #maxBatchSize: number;
   readonly #maxBatchBytes: number;
+  readonly #fetchWait: MemoryBusOptions['fetchWait'];
   readonly #journal: BusJournal | undefined;
   readonly #maxRetainedBytes: number;
   readonly #backoff: { readonly initialMs: number; readonly maxMs: number };
@@ -110,6 +119,7 @@ export class MemoryBus implements MessageBus {
   constructor(options: MemoryBusOptions = {}) {
     this.#maxBatchSize = options.maxBatchSize ?? 500;
     this.#maxBatchBytes = options.maxBatchBytes ?? 4 * 1024 * 1024;
+    this.#fetchWait = options.fetchWait;
     this.#journal = options.journal;
     this.#maxRetainedBytes = options.maxRetainedBytesPerTopic ?? Number.POSITIVE_INFINITY;
     this.#backoff = options.retryBackoff ?? { initialMs: 100, maxMs: 2000 };
@@ -150,7 +160,7 @@ export class MemoryBus implements MessageBus {
       this.#assertOpen();
       const topic = this.#topic(options.topic);
       const group = topic.group(options.groupId, options.fromBeginning ?? true);
-      const member = new Member(options.handler);
+      const member = new Member(options.handler, options.batching ?? 'throughput');
       group.members.push(member);
       group.membershipChanged.notify();
       for (let partition = 0; partition < topic.partitions.length; partition++) {
@@ -193,11 +203,15 @@ export class MemoryBus implements MessageBus {
     let failures = 0;
     while (group.members.length > 0 && !this.#closed) {
       const from = group.committed[partition]!;
-      const messages = log.read(from, this.#maxBatchSize, this.#maxBatchBytes);
+      let messages = log.read(from, this.#maxBatchSize, this.#maxBatchBytes);
       if (messages.length === 0) {
         // Registered in the same synchronous step as the read, so no append can slip in between.
         await waitForAny([topic.appended, group.membershipChanged]);
         continue;
+      }
+      if (this.#fetchWait !== undefined && group.members[partition % group.members.length]!.batching === 'throughput') {
+        messages = await this.#fillBatch(topic, group, partition, from, messages, this.#fetchWait);
+        if (group.members.length === 0 || this.#closed) break;
       }
       const owner = group.members[partition % group.members.length]!;
       const batch: ConsumedBatch = {
@@ -237,6 +251,24 @@ export class MemoryBus implements MessageBus {
     group.loops[partition] = undefined;
   }
 
+  /**
+   * The batch from `from` once it holds `wait.minBytes` or the most a batch may, or once `wait.maxWaitMs`
+   * passed, woken by each append; a change of membership ends the wait (the batch may have a new owner).
+   */
+  async #fillBatch(topic: Topic, group: Group, partition: number, from: number, first: RetainedMessage[], wait: { minBytes: number; maxWaitMs: number }): Promise<RetainedMessage[]> {
+    const log = topic.partitions[partition]!;
+    const until = performance.now() + wait.maxWaitMs;
+    const members = group.members.length;
+    let messages = first;
+    for (;;) {
+      const full = messages.length >= this.#maxBatchSize || messages.reduce((sum, m) => sum + m.value.length, 0) >= Math.min(wait.minBytes, this.#maxBatchBytes);
+      const left = until - performance.now();
+      if (full || left <= 0 || this.#closed || group.members.length !== members) return messages;
+      await waitForAny([topic.appended, group.membershipChanged], left);
+      messages = log.read(from, this.#maxBatchSize, this.#maxBatchBytes);
+    }
+  }
+
   #topic(name: string): Topic {
     const topic = this.#topics.get(name);
     if (!topic) throw new Error(`unknown topic ${name}: ensureTopic first`);
@@ -252,7 +284,10 @@ export class MemoryBus implements MessageBus {
 class Member {
   readonly #inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly handler: (batch: ConsumedBatch) => Promise<void>) {}
+  constructor(
+    private readonly handler: (batch: ConsumedBatch) => Promise<void>,
+    readonly batching: 'throughput' | 'latency',
+  ) {}
 
   /**
    * Runs the handler, then `commit` if it succeeded. Both count as in flight, so that `stop()`

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MemoryBus } from './memory-bus.js';
+import type { BatchHandler, ConsumedBatch } from '../../ports/message-bus.js';
+
+const TOPIC = 'events';
+const buses: MemoryBus[] = [];
+
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((bus) => bus.close()));
+});
+
+async function openBus(fetchWait: { minBytes: number; maxWaitMs: number }): Promise<MemoryBus> {
+  const bus = new MemoryBus({ fetchWait });
+  buses.push(bus);
+  await bus.ensureTopic(TOPIC, 1);
+  return bus;
+}
+
+function collect(into: ConsumedBatch[]): BatchHandler {
+  return (batch) => {
+    into.push(batch);
+    return Promise.resolve();
+  };
+}
+
+/** One message of `bytes` bytes, produced in a turn of its own. */
+async function produceOne(bus: MemoryBus, bytes: number): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await bus.produce(TOPIC, [{ key: 'app', value: Buffer.alloc(bytes, 1), headers: {} }]);
+}
+
+const until = (assertion: () => void): Promise<void> => vi.waitFor(assertion, { timeout: 10_000, interval: 5 });
+const sizes = (batches: readonly ConsumedBatch[]): number[][] => batches.map((b) => b.messages.map((m) => m.value.length));
+
+describe('MemoryBus fetch wait', () => {
+  it('holds a throughput batch until it has the bytes asked for, while a latency subscription gets each message at once', async () => {
+    const bus = await openBus({ minBytes: 1_000, maxWaitMs: 60_000 });
+    const throughput: ConsumedBatch[] = [];
+    const latency: ConsumedBatch[] = [];
+    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect(throughput) });
+    await bus.subscribe({ groupId: 'alerts', topic: TOPIC, handler: collect(latency), batching: 'latency' });
+
+    for (let i = 0; i < 4; i++) await produceOne(bus, 200);
+    await until(() => expect(latency.flatMap((b) => b.messages)).toHaveLength(4));
+    expect(latency.length).toBeGreaterThan(1);
+    expect(throughput).toEqual([]);
+
+    await produceOne(bus, 200);
+    await until(() => expect(throughput).toHaveLength(1));
+    expect(sizes(throughput)).toEqual([[200, 200, 200, 200, 200]]);
+  });
+
+  it('hands over what it has once the longest wait has passed', async () => {
+    const bus = await openBus({ minBytes: 1_000_000, maxWaitMs: 20 });
+    const batches: ConsumedBatch[] = [];
+    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect(batches) });
+    await produceOne(bus, 10);
+    await produceOne(bus, 10);
+    await until(() => expect(batches.flatMap((b) => b.messages)).toHaveLength(2));
+  });
+
+  it('lets a member stop during the wait without finishing the batch, and the next member gets all of it', async () => {
+    const bus = await openBus({ minBytes: 1_000, maxWaitMs: 60_000 });
+    const first: ConsumedBatch[] = [];
+    const subscription = await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect(first) });
+    await produceOne(bus, 300);
+    await subscription.stop();
+    expect(first).toEqual([]);
+
+    const second: ConsumedBatch[] = [];
+    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect(second) });
+    await produceOne(bus, 300);
+    await produceOne(bus, 600);
+    await until(() => expect(second).toHaveLength(1));
+    expect(sizes(second)).toEqual([[300, 300, 600]]);
+  });
+
+  it('closes while a batch is waiting', async () => {
+    const bus = await openBus({ minBytes: 1_000, maxWaitMs: 60_000 });
+    const batches: ConsumedBatch[] = [];
+    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect(batches) });
+    await produceOne(bus, 10);
+    await bus.close();
+    expect(batches).toEqual([]);
+  });
+});
