@@ -22,7 +22,7 @@ import { uniqueName } from '../helpers/stack-env.js';
 
 /**
  * A customer's events are read through the customer index (CUSTOMER_INDEX in clickhouse-sql.ts): its
- * positions first, then the rows at them. On the ClickHouse server of the local stack (18.16) and on
+ * positions, and the rows at them. On the ClickHouse server of the local stack (18.16) and on
  * chDB, every page is checked against a brute-force read of the same events, with copies of events in
  * both tables, for events stored before the index existed, past the retention, and after deleteApp.
  */
@@ -145,6 +145,18 @@ function customerIndexContract(name: string, createHarness: () => Promise<EventS
       } finally {
         await old.close();
         await dropTestDatabase(harness.sql, own);
+      }
+    });
+
+    it('reads a customer whose id looks like SQL and like a placeholder', async () => {
+      const appId = uniqueName('app');
+      const customers = ["{appId:String}') OR 1 = 1 --", "{limit:UInt32}\\'", 'c0'];
+      const events = customers.flatMap((customerId, c) => [1, 2, 3].map((i) => makeEvent(appId, { customerId, timestamp: new Date(D0 + (c * 10 + i) * HOUR) })));
+      await store.insert(events);
+      for (const customerId of customers) {
+        for (const limit of [1, 2, 10]) {
+          expect(ids((await readAllPages(store, { appId, customerId, limit })).flat())).toEqual(ids(newestFirst(events.filter((e) => e.customerId === customerId))));
+        }
       }
     });
 

@@ -12,6 +12,7 @@ import {
   customersRow,
   customersSql,
   eventPartsSql,
+  eventsAtCustomerPositionsSql,
   eventsAtSql,
   partitionRow,
   partitionsSql,
@@ -224,8 +225,8 @@ export class SqlEventStore implements EventStore {
   }
 
   /**
-   * A customer's page: its next positions from the customer index (CUSTOMER_INDEX), then the rows at
-   * those positions, whatever the table's size. Copies of a position (an event indexed twice) are
+   * A customer's page: its next positions from the customer index (CUSTOMER_INDEX) and, at the same
+   * time, the rows at those positions, whatever the table's size. Copies of a position (an event indexed twice) are
    * adjacent and read once; a position whose row is gone (its app being deleted) is passed over. When
    * the positions fetched yield too few events, the next ones are read strictly after the last, in
    * growing numbers, as in query().
@@ -236,7 +237,11 @@ export class SqlEventStore implements EventStore {
     let after = query.after;
     let fetch = query.limit;
     for (;;) {
-      const rows = await this.#transport.select(customerPositionsSql(this.#db, { ...query, notBefore }, after, fetch));
+      const page = { ...query, notBefore };
+      const [rows, stored] = await Promise.all([
+        this.#transport.select(customerPositionsSql(this.#db, page, after, fetch)),
+        this.#transport.select(eventsAtCustomerPositionsSql(this.#db, page, after, fetch)),
+      ]);
       let previous: string | undefined;
       const positions = rows
         .map((row) => positionRow.parse(row))
@@ -247,12 +252,15 @@ export class SqlEventStore implements EventStore {
           return first;
         });
       const found = new Map<string, StoredEvent>();
-      if (positions.length > 0) {
-        for (const row of await this.#transport.select(eventsAtSql(this.#db, query.appId, positions))) {
-          const event = eventFromRow(row);
-          found.set(positionKey({ timestamp: event.timestamp, id: event.id }), event);
-        }
-      }
+      const keep = (row: unknown): void => {
+        const event = eventFromRow(row);
+        found.set(positionKey({ timestamp: event.timestamp, id: event.id }), event);
+      };
+      stored.forEach(keep);
+      // The two statements may have seen different positions (an event indexed between them): the
+      // rows of any position the first one named and the second did not are read by position.
+      const missing = positions.filter((position) => !found.has(positionKey(position)));
+      if (missing.length > 0) (await this.#transport.select(eventsAtSql(this.#db, query.appId, missing))).forEach(keep);
       for (const position of positions) {
         const event = found.get(positionKey(position));
         if (event !== undefined) events.push(event);
