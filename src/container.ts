@@ -19,6 +19,7 @@ import type { MetadataStore } from './ports/metadata.js';
 import type { Logger } from './observability/logger.js';
 import { instrumentEventStore } from './observability/event-store-metrics.js';
 import { createMetricsRegistry } from './observability/metrics.js';
+import { VERSION } from './build-info.js';
 import { createServiceMetrics, kafkaBusMetrics, type KafkaBusMetrics } from './observability/service-metrics.js';
 import { createAlertSender } from './delivery/channel-senders.js';
 import { createSmtpMailer } from './delivery/mailer.js';
@@ -172,6 +173,7 @@ export async function createContainer(config: Config, logger: Logger, options: {
   // One registry per container; every part records into it and GET /metrics serves it (docs/metrics.md).
   const registry = createMetricsRegistry({ processDefaults: options.processMetrics ?? true });
   const serviceMetrics = createServiceMetrics(registry);
+  serviceMetrics.buildInfo.set({ version: VERSION, node_version: process.version, mode: config.distributed ? 'distributed' : 'embedded' }, 1);
   // Kafka's series exist in distributed mode only: embedded mode has no Kafka to report on.
   const busMetrics = config.distributed ? kafkaBusMetrics(serviceMetrics, topics) : undefined;
   const adapters = await openAdapters(config, logger, busMetrics);

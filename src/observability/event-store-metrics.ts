@@ -1,14 +1,16 @@
 import type { EventStore } from '../ports/event-store.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
-type InsertMetrics = Pick<ServiceMetrics, 'clickhouseInsertRows' | 'clickhouseInsertBatches' | 'clickhouseInsertDuration' | 'clickhouseInsertErrors'>;
+type InsertMetrics = Pick<ServiceMetrics, 'clickhouseInsertRows' | 'clickhouseInsertBatches' | 'clickhouseInsertDuration' | 'clickhouseInsertErrors' | 'eventStoredLatency'>;
 
 /**
  * The event store with its INSERTs measured, whatever the engine (a ClickHouse server or chDB): rows,
  * statements and latency of those that succeeded, and the failures (which the caller retries: the
- * pipeline's batch is delivered again, an embedded ingest answers 503). Everything else passes through.
+ * pipeline's batch is delivered again), and how long after its acceptance each event was stored (on
+ * this process's clock against the accepting one's; a clock behind counts as no time). Everything
+ * else passes through.
  */
-export function instrumentEventStore(store: EventStore, metrics: InsertMetrics): EventStore {
+export function instrumentEventStore(store: EventStore, metrics: InsertMetrics, now: () => number = Date.now): EventStore {
   return {
     migrate: () => store.migrate(),
     async insert(events) {
@@ -24,6 +26,8 @@ export function instrumentEventStore(store: EventStore, metrics: InsertMetrics):
       metrics.clickhouseInsertDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
       metrics.clickhouseInsertBatches.inc();
       metrics.clickhouseInsertRows.inc(events.length);
+      const stored = now();
+      for (const event of events) metrics.eventStoredLatency.observe(Math.max(0, stored - event.ingestedAt.getTime()) / 1000);
     },
     query: (query) => store.query(query),
     counts: (query) => store.counts(query),

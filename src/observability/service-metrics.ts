@@ -44,6 +44,9 @@ export interface ServiceMetrics {
   readonly deliveryDuration: Histogram<'channel'>;
   readonly deliveryDeadLetters: Counter<'channel'>;
   readonly dependencyUp: Gauge<'dependency'>;
+  readonly eventStoredLatency: Histogram;
+  readonly alertDeliveredLatency: Histogram<'channel'>;
+  readonly buildInfo: Gauge<'version' | 'node_version' | 'mode'>;
 }
 
 /**
@@ -57,6 +60,12 @@ const PRODUCE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const INSERT_BUCKETS = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** One alert: a receiver's round trip; the outbound client stops at 10 s, SMTP at 30 s. */
 const DELIVERY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * From an event's acceptance (its 202) to a later moment of its life: stored, or its alert delivered.
+ * Under a second normally; the fetch wait, a store outage or a receiver's retries stretch it to minutes.
+ */
+const EVENT_AGE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800];
 
 /**
  * The metrics of one registry. Idempotent per registry: a metric already registered under its name is
@@ -95,6 +104,17 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     deliveryDuration: histogram('eas_delivery_duration_seconds', 'One alert delivery attempt', DELIVERY_BUCKETS, ['channel']),
     deliveryDeadLetters: counter('eas_delivery_dead_letters_total', 'Alert deliveries dead-lettered (failed for good)', ['channel']),
     dependencyUp: gauge('eas_dependency_up', 'Whether the dependency answered the last readiness check (1) or not (0)', ['dependency']),
+    eventStoredLatency: histogram('eas_event_stored_latency_seconds', 'From an event being accepted (202) to the end of the INSERT that stored it', EVENT_AGE_BUCKETS),
+    alertDeliveredLatency: histogram(
+      'eas_alert_delivered_latency_seconds',
+      'From the acceptance of the event that triggered an alert to the alert delivered, retries included (absence alerts have no such event)',
+      EVENT_AGE_BUCKETS,
+      ['channel'],
+    ),
+    // The same in every thread of a process: merged expositions keep one value instead of the sum.
+    buildInfo:
+      (registry.getSingleMetric('eas_build_info') as Gauge<'version' | 'node_version' | 'mode'> | undefined) ??
+      new Gauge({ name: 'eas_build_info', help: 'The running build: always 1, its labels are the facts', labelNames: ['version', 'node_version', 'mode'], aggregator: 'first', registers: [registry] }),
   };
 
   // Series of the small fixed label sets exist from the start, at 0: a rate() or an alert over them

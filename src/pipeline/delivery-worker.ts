@@ -9,6 +9,7 @@ import { EVENT_PARTITIONS, type Topics } from '../domain/messages/topics.js';
 import type { AlertSender, DeliveryAttemptResult, DestinationTarget } from '../ports/alert-sender.js';
 import { alertContentSchema } from '../domain/alerting.js';
 import { decodeDeliveryJob } from '../domain/messages/delivery-job.js';
+import { uuidv7Millis } from '../domain/uuid.js';
 
 /**
  * How long one attempt owns its delivery. Longer than a send can take (the outbound client gives up
@@ -35,7 +36,7 @@ export interface DeliveryWorkerDeps {
   readonly schedule: RetrySchedule;
   readonly logger: Logger;
   readonly now?: () => number;
-  readonly metrics?: Pick<ServiceMetrics, 'deliveries' | 'deliveryDuration' | 'deliveryDeadLetters'>;
+  readonly metrics?: Pick<ServiceMetrics, 'deliveries' | 'deliveryDuration' | 'deliveryDeadLetters' | 'alertDeliveredLatency'>;
 }
 
 /**
@@ -163,13 +164,14 @@ export class DeliveryWorker {
   async #attempt(id: string, attemptsMade: number): Promise<void> {
     const claimed = await this.#claims.call({ id, attemptsMade });
     if (!claimed) return;
-    const { result, channel, measured } = await this.#measured(claimed);
+    const { result, channel, measured, eventAcceptedAt } = await this.#measured(claimed);
     const finish = (outcome: DeliveryOutcome): Promise<boolean> => this.#finishes.call({ id, attempts: claimed.attempts, outcome, measured });
     const counted = (outcome: DeliveryOutcomeLabel): void => this.#deps.metrics?.deliveries.inc({ channel, outcome });
     const log = { deliveryId: id, appId: claimed.appId, ruleId: claimed.ruleId, attempt: claimed.attempts, status: result.status };
     if (result.ok) {
       await finish({ status: 'succeeded', lastError: null, nextAttemptAt: null });
       counted('succeeded');
+      if (eventAcceptedAt !== undefined) this.#deps.metrics?.alertDeliveredLatency.observe({ channel }, Math.max(0, this.#now() - eventAcceptedAt) / 1000);
       this.#deps.logger.info(log, 'alert delivered');
       return;
     }
@@ -196,16 +198,20 @@ export class DeliveryWorker {
    * #send, timed: the start on the worker's clock, the duration on a monotonic one (a clock step
    * cannot make it negative), and the receiver's HTTP status from the result.
    */
-  async #measured(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string; measured: AttemptMeasurement }> {
+  async #measured(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string; measured: AttemptMeasurement; eventAcceptedAt?: number }> {
     const startedAt = new Date(this.#now());
     const started = process.hrtime.bigint();
-    const { result, channel } = await this.#send(delivery);
+    const sent = await this.#send(delivery);
     const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-    return { result, channel, measured: { startedAt, durationMs, httpStatus: result.status } };
+    return { ...sent, measured: { startedAt, durationMs, httpStatus: sent.result.status } };
   }
 
-  /** One attempt, and the channel it went through (for the metrics; `unknown` when the destination is gone). */
-  async #send(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string }> {
+  /**
+   * One attempt, the channel it went through (for the metrics; `unknown` when the destination is
+   * gone) and, for an alert triggered by an event, when that event was accepted: the instant of its id,
+   * a UUIDv7 the edge made then. An absence alert has no such event.
+   */
+  async #send(delivery: ClaimedDelivery): Promise<{ result: DeliveryAttemptResult; channel: string; eventAcceptedAt?: number }> {
     const destination = await this.#targets.call({ appId: delivery.appId, destinationId: delivery.destinationId });
     if (!destination) {
       return { channel: UNKNOWN_CHANNEL, result: { ok: false, retriable: false, status: null, error: 'the destination no longer exists', retryAfterMs: null } };
@@ -213,9 +219,10 @@ export class DeliveryWorker {
     const channel = destination.type;
     const alert = alertContentSchema.safeParse(safeJson(delivery.payload));
     if (!alert.success) return { channel, result: { ok: false, retriable: false, status: null, error: 'the stored alert is unreadable', retryAfterMs: null } };
+    const eventAcceptedAt = alert.data.kind === 'absence' ? undefined : uuidv7Millis(alert.data.eventId);
     const started = process.hrtime.bigint();
     try {
-      return { channel, result: await this.#deps.sender.send(destination, alert.data, delivery.id) };
+      return { channel, eventAcceptedAt, result: await this.#deps.sender.send(destination, alert.data, delivery.id) };
     } catch (err) {
       // Senders report failures as results; a throw is a bug, retried like a network error.
       this.#deps.logger.error({ err, deliveryId: delivery.id }, 'alert sender threw');

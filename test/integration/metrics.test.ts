@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
@@ -83,7 +84,7 @@ describe.each(MODES)('metrics (%s)', (mode) => {
     expect((await api.request('GET', '/no-such-path')).status).toBe(404);
     expect((await api.request('GET', `/v1/apps/${app.id}/events`, { headers: account.auth })).status).toBe(200);
 
-    // The worker's share: stored (in embedded mode at ingest already), evaluated, delivered.
+    // The worker's share: stored, evaluated, delivered.
     const movedNow = async () => movedSeries(before, await current(), counted);
     await waitFor(
       async () => {
@@ -103,13 +104,10 @@ describe.each(MODES)('metrics (%s)', (mode) => {
     const after = parseMetrics(text);
     const moved = movedSeries(before, after, counted);
 
-    // Distributed mode stores what each fetch brought in one INSERT: 1 to 3 of them for 3 messages.
-    // Embedded mode stores each request's events at ingest: 3.
+    // The worker stores what each fetch brought in one INSERT: 1 to 3 of them for 3 messages.
     const batches = moved[seriesKey('eas_clickhouse_insert_batches_total')];
-    if (mode === 'distributed') {
-      expect(batches).toBeGreaterThanOrEqual(1);
-      expect(batches).toBeLessThanOrEqual(3);
-    }
+    expect(batches).toBeGreaterThanOrEqual(1);
+    expect(batches).toBeLessThanOrEqual(3);
     const expected: Record<string, number> = {
       // The scrape before the workload is itself a request.
       [seriesKey('eas_http_requests_total', { method: 'GET', route: '/metrics', status: '200' })]: 1,
@@ -129,8 +127,11 @@ describe.each(MODES)('metrics (%s)', (mode) => {
       [seriesKey('eas_events_rejected_total', { reason: 'unauthenticated' })]: 1,
       [seriesKey('eas_events_rejected_total', { reason: 'payload_too_large' })]: 1,
       [seriesKey('eas_clickhouse_insert_rows_total')]: 5,
-      [seriesKey('eas_clickhouse_insert_batches_total')]: mode === 'embedded' ? 3 : batches!,
-      [seriesKey('eas_clickhouse_insert_duration_seconds_count')]: mode === 'embedded' ? 3 : batches!,
+      [seriesKey('eas_clickhouse_insert_batches_total')]: batches!,
+      [seriesKey('eas_clickhouse_insert_duration_seconds_count')]: batches!,
+      // Each stored event's age, each delivered alert's.
+      [seriesKey('eas_event_stored_latency_seconds_count')]: 5,
+      [seriesKey('eas_alert_delivered_latency_seconds_count', { channel: 'webhook' })]: 1,
       [seriesKey('eas_rule_evaluations_total')]: 3,
       [seriesKey('eas_rule_triggers_total', { outcome: 'fired' })]: 1,
       [seriesKey('eas_deliveries_total', { channel: 'webhook', outcome: 'succeeded' })]: 1,
@@ -147,6 +148,16 @@ describe.each(MODES)('metrics (%s)', (mode) => {
         : {}),
     };
     expect(moved).toEqual(expected);
+
+    // The ages are those of this test's events, seconds at most; the build is this checkout's.
+    const grew = (name: string, labels: Record<string, string> = {}) => (after.get(seriesKey(name, labels))?.value ?? 0) - (before.get(seriesKey(name, labels))?.value ?? 0);
+    expect(grew('eas_event_stored_latency_seconds_sum')).toBeGreaterThan(0);
+    expect(grew('eas_event_stored_latency_seconds_sum')).toBeLessThan(5 * 30);
+    expect(grew('eas_alert_delivered_latency_seconds_sum', { channel: 'webhook' })).toBeGreaterThan(0);
+    expect(grew('eas_alert_delivered_latency_seconds_sum', { channel: 'webhook' })).toBeLessThan(30);
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const build = [...after.values()].filter((sample) => sample.name === 'eas_build_info');
+    expect(build.map(({ labels, value }) => ({ labels, value }))).toEqual([{ labels: { version, node_version: process.version, mode }, value: 1 }]);
 
     const kafkaSeries = [...after.values()].filter((s) => s.name.startsWith('eas_kafka_'));
     if (mode === 'embedded') {
