@@ -51,6 +51,8 @@ describe('a distributed all-in-one process (API and pipeline threads)', () => {
     // Process-wide series once (not summed over the threads), and an exposition Prometheus accepts.
     expect(text.match(/^process_cpu_seconds_total /gm)).toHaveLength(1);
     expect(text.match(/^# TYPE eas_clickhouse_insert_rows_total /gm)).toHaveLength(1);
+    // The build is the same in both threads: one series of 1, not their sum.
+    expect([...parseMetrics(text).values()].filter((s) => s.name === 'eas_build_info').map((s) => s.value)).toEqual([1]);
     const promtool = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect({ status: promtool.status, output: `${promtool.stdout}${promtool.stderr}` }).toEqual({ status: 0, output: '' });
     // The pipeline's log lines say which thread wrote them.
