@@ -8,6 +8,7 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { envSchema, loadConfig } from '../../src/config.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
+import { ALERTS_FILE, PROMETHEUS_RULE_FILE, prometheusRuleYaml } from '../helpers/prometheus-rule.js';
 
 /**
  * The operator assets under deploy/ (Prometheus rules and config, Grafana dashboard, Kubernetes
@@ -131,6 +132,13 @@ function hostPath(service: ComposeService, containerPath: string): string | unde
 describe('deploy/prometheus', { timeout: 60_000 }, () => {
   it('passes promtool check rules', () => {
     expect(promtool('check', 'rules', 'deploy/prometheus/alerts.yml')).toContain(`SUCCESS: ${alerts.length} rules found`);
+  });
+
+  it('is the one source of the PrometheusRule for Kubernetes, which carries its groups unchanged', () => {
+    expect(read(PROMETHEUS_RULE_FILE), `${PROMETHEUS_RULE_FILE} is out of date: npm run prometheus-rule`).toBe(prometheusRuleYaml(read(ALERTS_FILE)));
+    const [resource] = parseAllDocuments(read(PROMETHEUS_RULE_FILE)).map((doc) => doc.toJS() as { kind: string; spec: { groups: unknown } });
+    expect(resource?.kind).toBe('PrometheusRule');
+    expect(resource?.spec.groups).toEqual(rulesFile.groups);
   });
 
   it('passes promtool check config, which loads alerts.yml through rule_files', () => {
@@ -430,8 +438,8 @@ const filledInSecret = { ...secretExample!.stringData, BOOTSTRAP_CLIENT_SECRET: 
 describe('deploy/k8s', () => {
   it('lists every manifest in the kustomization, namespace-free, except the opt-in ones', () => {
     const files = readdirSync(path.join(ROOT, K8S)).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
-    expect([...kustomization.resources, 'podmonitor.yaml', 'secret.example.yaml'].sort()).toEqual(files.sort());
-    for (const manifest of [...applied, ...manifestsOf('podmonitor.yaml'), secretExample!]) {
+    expect([...kustomization.resources, 'podmonitor.yaml', 'prometheusrule.yaml', 'secret.example.yaml'].sort()).toEqual(files.sort());
+    for (const manifest of [...applied, ...manifestsOf('podmonitor.yaml'), ...manifestsOf('prometheusrule.yaml'), secretExample!]) {
       expect(manifest.apiVersion, manifest.metadata.name).toBeTruthy();
       expect(manifest.metadata.namespace, `${manifest.kind} ${manifest.metadata.name}`).toBeUndefined();
     }
