@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { envSchema, loadConfig } from '../../src/config.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
-import { ALERTS_FILE, PROMETHEUS_RULE_FILE, prometheusRuleYaml } from '../helpers/prometheus-rule.js';
+import { ALERTS_FILE, ALERTS_TEST_FILE, FIRING_SCENARIOS, PROMETHEUS_RULE_FILE, PROMTOOL, alertsTestYaml, prometheusRuleYaml } from '../helpers/prometheus-assets.js';
 
 /**
  * The operator assets under deploy/ (Prometheus rules and config, Grafana dashboard, Kubernetes
@@ -81,7 +80,6 @@ function expectKnownNames(expr: string, where: string): string[] {
 
 // --- promtool ---
 
-const PROMTOOL = existsSync('/usr/bin/promtool') ? '/usr/bin/promtool' : 'promtool';
 
 function promtool(...args: string[]): string {
   const run = spawnSync(PROMTOOL, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
@@ -93,8 +91,6 @@ function promtool(...args: string[]): string {
   return output;
 }
 
-const scratch = mkdtempSync(path.join(tmpdir(), 'ops-assets-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // --- deploy/prometheus ---
 
@@ -135,7 +131,7 @@ describe('deploy/prometheus', { timeout: 60_000 }, () => {
   });
 
   it('is the one source of the PrometheusRule for Kubernetes, which carries its groups unchanged', () => {
-    expect(read(PROMETHEUS_RULE_FILE), `${PROMETHEUS_RULE_FILE} is out of date: npm run prometheus-rule`).toBe(prometheusRuleYaml(read(ALERTS_FILE)));
+    expect(read(PROMETHEUS_RULE_FILE), `${PROMETHEUS_RULE_FILE} is out of date: npm run prometheus-rules`).toBe(prometheusRuleYaml(read(ALERTS_FILE)));
     const [resource] = parseAllDocuments(read(PROMETHEUS_RULE_FILE)).map((doc) => doc.toJS() as { kind: string; spec: { groups: unknown } });
     expect(resource?.kind).toBe('PrometheusRule');
     expect(resource?.spec.groups).toEqual(rulesFile.groups);
@@ -185,145 +181,13 @@ describe('deploy/prometheus', { timeout: 60_000 }, () => {
     }
   });
 
-  it('fires each alert on the failure it describes and stays quiet on a healthy service (promtool test rules)', () => {
-    // Annotations are left out of the copy under test: promtool compares them verbatim, and
-    // `check rules` already validates their templates.
-    const stripped = { groups: rulesFile.groups.map((g) => ({ ...g, rules: g.rules.map(({ annotations: _a, ...rule }) => rule) })) };
-    writeFileSync(path.join(scratch, 'rules.yml'), stringify(stripped));
-    const tests = [...firingScenarios, healthyScenario()];
-    writeFileSync(path.join(scratch, 'tests.yml'), stringify({ rule_files: ['rules.yml'], evaluation_interval: '1m', tests }));
-    expect(promtool('test', 'rules', path.join(scratch, 'tests.yml'))).toContain('SUCCESS');
-    const fired = new Set(firingScenarios.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)));
+  it('fires each alert on the failure it describes and stays quiet on a healthy service (promtool test rules alerts.test.yml)', () => {
+    expect(promtool('test', 'rules', ALERTS_TEST_FILE)).toContain('SUCCESS');
+    expect(read(ALERTS_TEST_FILE), `${ALERTS_TEST_FILE} is out of date: npm run prometheus-rules`).toBe(alertsTestYaml());
+    const fired = new Set(FIRING_SCENARIOS.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)));
     expect([...fired].sort(), 'every alert has a scenario in which it fires').toEqual([...alertNames].sort());
-  });
 });
-
-// Scenarios for promtool test rules: one sample per minute; 'a+bxn' is n+1 samples from a, step b.
-const api = { job: 'event-alerting-api', instance: 'api-1:3000' };
-const worker = { job: 'event-alerting-worker', instance: 'worker-1:3000' };
-const series = (name: string, labels: Record<string, string>, values: string) => ({
-  series: `${name}{${Object.entries(labels).map(([k, v]) => `${k}="${v}"`).join(',')}}`,
-  values,
 });
-const ingestRoute = { method: 'POST', route: '/v1/apps/{appId}/events' };
-
-interface Scenario {
-  interval: string;
-  input_series: Array<{ series: string; values: string }>;
-  alert_rule_test: Array<{ eval_time: string; alertname: string; exp_alerts: Array<{ exp_labels: Record<string, string> }> }>;
-}
-const scenario = (input: Scenario['input_series'], evalTime: string, alertname: string, expected: Array<Record<string, string>>): Scenario => ({
-  interval: '1m',
-  input_series: input,
-  alert_rule_test: [{ eval_time: evalTime, alertname, exp_alerts: expected.map((exp_labels) => ({ exp_labels })) }],
-});
-
-const firingScenarios: Scenario[] = [
-  scenario([series('up', worker, '1 1 0x6'), series('up', api, '1x8')], '7m', 'EventAlertingTargetDown', [{ severity: 'critical', ...worker }]),
-  scenario([series('up', api, '1x10')], '8m', 'EventAlertingTargetsMissing', [{ severity: 'critical', job: 'event-alerting-worker' }]),
-  scenario(
-    [series('eas_dependency_up', { ...api, dependency: 'redis' }, '1 0x6'), series('eas_dependency_up', { ...api, dependency: 'kafka' }, '1x7')],
-    '5m',
-    'EventAlertingDependencyDown',
-    [{ severity: 'critical', ...api, dependency: 'redis' }],
-  ),
-  scenario(
-    [series('eas_http_requests_total', { ...api, ...ingestRoute, status: '202' }, '0+90x20'), series('eas_http_requests_total', { ...api, ...ingestRoute, status: '503' }, '0+10x20')],
-    '15m',
-    'EventAlertingHighHttp5xxRate',
-    [{ severity: 'critical', job: api.job }],
-  ),
-  // /readyz answering 503 is the dependency alert's business, not a 5xx rate of the API.
-  scenario(
-    [
-      series('eas_http_requests_total', { ...api, ...ingestRoute, status: '202' }, '0+100x20'),
-      series('eas_http_requests_total', { ...api, method: 'GET', route: '/readyz', status: '503' }, '0+100x20'),
-    ],
-    '15m',
-    'EventAlertingHighHttp5xxRate',
-    [],
-  ),
-  // A destination test answering 502 reports the customer's receiver failing, not the service.
-  scenario(
-    [
-      series('eas_http_requests_total', { ...api, ...ingestRoute, status: '202' }, '0+10x20'),
-      series('eas_http_requests_total', { ...api, method: 'POST', route: '/v1/apps/{appId}/destinations/{destinationId}/test', status: '502' }, '0+10x20'),
-    ],
-    '15m',
-    'EventAlertingHighHttp5xxRate',
-    [],
-  ),
-  scenario([series('eas_rate_limiter_failing_open', api, '0 0 1x6')], '6m', 'EventAlertingRateLimiterFailingOpen', [{ severity: 'warning', ...api }]),
-  scenario(
-    [
-      series('eas_kafka_consumer_lag', { ...worker, topic: 'events', partition: '0' }, '0+1000x40'),
-      // A stale report of partition 0 from a worker that lost it in a rebalance: not counted twice.
-      series('eas_kafka_consumer_lag', { ...worker, instance: 'worker-2:3000', topic: 'events', partition: '0' }, '5000x40'),
-      series('eas_kafka_consumer_lag', { ...worker, instance: 'worker-2:3000', topic: 'events', partition: '1' }, '0+500x40'),
-    ],
-    '30m',
-    'EventAlertingConsumerLagGrowing',
-    [{ severity: 'warning', topic: 'events' }],
-  ),
-  // A large lag that is draining is not growing.
-  scenario([series('eas_kafka_consumer_lag', { ...worker, topic: 'events', partition: '0' }, '50000-1000x40')], '30m', 'EventAlertingConsumerLagGrowing', []),
-  scenario(
-    [series('eas_events_accepted_total', api, '0+10x40'), series('eas_clickhouse_insert_rows_total', worker, '100x40')],
-    '25m',
-    'EventAlertingPipelineStalled',
-    [{ severity: 'critical' }],
-  ),
-  scenario([series('eas_clickhouse_insert_errors_total', worker, '0+1x20')], '10m', 'EventAlertingClickHouseInsertErrors', [{ severity: 'warning', ...worker }]),
-  scenario([series('eas_event_upkeep_errors_total', worker, '0+1x70')], '65m', 'EventAlertingEventUpkeepFailing', [{ severity: 'warning', ...worker }]),
-  // One failed round now and then (ClickHouse restarting) is not upkeep failing.
-  scenario([series('eas_event_upkeep_errors_total', worker, '0 0 0 0 0 0 0 0 0 0 1x30 2x30')], '65m', 'EventAlertingEventUpkeepFailing', []),
-  scenario([series('eas_kafka_produce_errors_total', { ...api, topic: 'events' }, '0+2x20')], '10m', 'EventAlertingKafkaProduceErrors', [
-    { severity: 'critical', job: api.job, topic: 'events' },
-  ]),
-  scenario([series('eas_events_dead_lettered_total', worker, '0 0 1x10')], '5m', 'EventAlertingEventsDeadLettered', [{ severity: 'warning' }]),
-  scenario(
-    [
-      series('eas_deliveries_total', { ...worker, channel: 'slack', outcome: 'retry' }, '0+6x60'),
-      series('eas_deliveries_total', { ...worker, channel: 'slack', outcome: 'succeeded' }, '0+4x60'),
-      series('eas_deliveries_total', { ...worker, channel: 'webhook', outcome: 'retry' }, '0+1x60'),
-      series('eas_deliveries_total', { ...worker, channel: 'webhook', outcome: 'succeeded' }, '0+9x60'),
-    ],
-    '30m',
-    'EventAlertingDeliveriesRetrying',
-    [{ severity: 'warning', channel: 'slack' }],
-  ),
-  scenario(
-    [
-      series('eas_deliveries_total', { ...worker, channel: 'email', outcome: 'failed' }, '0+1x60'),
-      series('eas_deliveries_total', { ...worker, channel: 'email', outcome: 'succeeded' }, '0+9x60'),
-    ],
-    '50m',
-    'EventAlertingDeliveriesFailing',
-    [{ severity: 'critical', channel: 'email' }],
-  ),
-];
-
-/** Every metric at a healthy value for 40 minutes: no alert may fire. */
-function healthyScenario(): Scenario {
-  const input = [
-    series('up', api, '1x40'),
-    series('up', worker, '1x40'),
-    ...['kafka', 'clickhouse', 'redis', 'postgres'].map((dependency) => series('eas_dependency_up', { ...api, dependency }, '1x40')),
-    series('eas_http_requests_total', { ...api, ...ingestRoute, status: '202' }, '0+100x40'),
-    series('eas_http_requests_total', { ...api, ...ingestRoute, status: '500' }, '0+1x40'),
-    series('eas_rate_limiter_failing_open', api, '0x40'),
-    series('eas_kafka_consumer_lag', { ...worker, topic: 'events', partition: '0' }, '200x40'),
-    series('eas_events_accepted_total', api, '0+100x40'),
-    series('eas_clickhouse_insert_rows_total', worker, '0+100x40'),
-    series('eas_clickhouse_insert_errors_total', worker, '0x40'),
-    series('eas_event_upkeep_errors_total', worker, '0x40'),
-    series('eas_kafka_produce_errors_total', { ...api, topic: 'events' }, '0x40'),
-    series('eas_events_dead_lettered_total', worker, '0x40'),
-    series('eas_deliveries_total', { ...worker, channel: 'slack', outcome: 'succeeded' }, '0+10x40'),
-    series('eas_deliveries_total', { ...worker, channel: 'slack', outcome: 'retry' }, '0+1x40'),
-  ];
-  return { interval: '1m', input_series: input, alert_rule_test: alertNames.map((alertname) => ({ eval_time: '40m', alertname, exp_alerts: [] })) };
-}
 
 // --- deploy/grafana ---
 
