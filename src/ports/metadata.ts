@@ -59,6 +59,8 @@ export interface AccountRepository {
   findById(id: string): Promise<AccountRecord | null>;
   /** The oldest account of this name, or null. Names are not unique. */
   findOldestByName(name: string): Promise<AccountRecord | null>;
+  /** A page of every account, oldest first: for the operator CLI, which acts across accounts. */
+  list(page: Page): Promise<AccountRecord[]>;
   /**
    * Locks the account's row for update until the transaction ends, so that checks over all of an
    * account's rows (such as "some other client secret is still active") are serialised per account.

@@ -9,6 +9,13 @@ export interface NewAccountResult {
   readonly clientSecret: string;
 }
 
+export interface AccountView {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly activeSecrets: number;
+}
+
 /** BOOTSTRAP_CLIENT_SECRET and the name of the account it belongs to. */
 export interface BootstrapSecret {
   readonly clientSecret: string | null;
@@ -37,6 +44,19 @@ export class AccountsService {
       });
       return { accountId: account.id, secretId: secret.id, clientSecret };
     });
+  }
+
+  /** A page of every account, oldest first, with how many active client secrets each has. */
+  async list(page: { limit: number; offset: number }): Promise<AccountView[]> {
+    const accounts = await this.deps.metadata.accounts.list(page);
+    return Promise.all(
+      accounts.map(async (account) => ({
+        id: account.id,
+        name: account.name,
+        createdAt: account.createdAt.toISOString(),
+        activeSecrets: await this.deps.metadata.clientSecrets.countActive(account.id),
+      })),
+    );
   }
 
   /**

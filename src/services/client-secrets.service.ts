@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isDisplayText } from '../domain/text.js';
-import type { ClientSecretRecord, ClientSecretScope, MetadataStore } from '../ports/metadata.js';
+import type { AccountRecord, ClientSecretRecord, ClientSecretScope, MetadataStore } from '../ports/metadata.js';
 import { digestCredential, generateClientSecret, maskedHint, shownPrefix } from '../domain/credentials.js';
 import { DomainError } from '../domain/errors.js';
 import { isUuid } from '../domain/uuid.js';
@@ -73,8 +73,7 @@ export class ClientSecretsService {
       throw new DomainError('forbidden', 'Insufficient scope');
     }
     const value = generateClientSecret();
-    const account = isUuid(input.accountId) ? await this.deps.metadata.accounts.findById(input.accountId.toLowerCase()) : null;
-    if (!account) throw new DomainError('not_found', 'Account not found');
+    const account = await this.#account(input.accountId);
     const secret = await this.deps.metadata.clientSecrets.create({
       accountId: account.id,
       label: input.label,
@@ -87,6 +86,18 @@ export class ClientSecretsService {
 
   async list(accountId: string, page: { limit: number; offset: number }): Promise<ClientSecretView[]> {
     return (await this.deps.metadata.clientSecrets.list(accountId, page)).map(toClientSecretView);
+  }
+
+  /** A page of the secrets of an account an operator names (the CLI): not_found when there is no such account. */
+  async listOfAccount(accountId: string, page: { limit: number; offset: number }): Promise<ClientSecretView[]> {
+    return this.list((await this.#account(accountId)).id, page);
+  }
+
+  /** The account of this id; an unknown id, or one that is not a UUID, is not_found. */
+  async #account(accountId: string): Promise<AccountRecord> {
+    const account = isUuid(accountId) ? await this.deps.metadata.accounts.findById(accountId.toLowerCase()) : null;
+    if (!account) throw new DomainError('not_found', 'Account not found');
+    return account;
   }
 
   /**

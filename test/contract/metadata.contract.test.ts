@@ -96,6 +96,26 @@ describe.each(METADATA_BACKENDS)('metadata store on $name', (backend) => {
       expect(await store().accounts.findById('018f0000-0000-7000-8000-000000000000')).toBeNull();
     });
 
+    it('lists every account oldest first, a page at a time', async () => {
+      const made = [];
+      for (let i = 0; i < 3; i++) {
+        const account = await store().accounts.create({ name: `listed-${i}` });
+        made.push(account);
+        await clockPast(account.createdAt);
+      }
+      const all = [];
+      for (let offset = 0; ; offset += 2) {
+        const page = await store().accounts.list({ limit: 2, offset });
+        expect(page.length).toBeLessThanOrEqual(2);
+        all.push(...page);
+        if (page.length < 2) break;
+      }
+      // Other tests of the suite made accounts too: these three come last, in order, each once.
+      expect(all.slice(-3)).toEqual(made);
+      expect(new Set(all.map((a) => a.id)).size).toBe(all.length);
+      expect(all.map((a) => a.createdAt.getTime())).toEqual(all.map((a) => a.createdAt.getTime()).sort((a, b) => a - b));
+    });
+
     it('locks an account inside a transaction, and refuses to outside one', async () => {
       const { account } = await newAccountWithApp(store());
       expect(await store().transaction((tx) => tx.accounts.lock(account.id))).toEqual(account);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,29 @@ describe('operator CLI (embedded mode)', () => {
     it('prints the commands for help and exits 0', async ({ expect }) => {
       const res = await cli(['help'], env);
       expect(res.code).toBe(0);
-      for (const command of ['create-account', 'create-secret', 'revoke-secret', 'rotate-key', 'migrate']) expect(res.stdout).toContain(command);
+      for (const command of ['create-account', 'list-accounts', 'create-secret', 'list-secrets', 'revoke-secret', 'rotate-key', 'migrate']) expect(res.stdout).toContain(command);
+      expect(res.stdout).toContain('Usage: event-alerting <command>');
+    });
+
+    it.for([['create-account', '--help'], ['help', 'create-account'], ['create-account', '-h']])('describes a command for %s %s without its required options', async (args, { expect }) => {
+      const res = await cli([...args], env);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain('Usage: event-alerting create-account --name <name> [--label <label>] [--scopes read,write] [--json]');
+      expect(res.stdout).toMatch(/--name <name>\s+the account's name/);
+      expect(res.stdout).toMatch(/--json\s+print the result as one JSON document/);
+    });
+
+    it('prints the version of the package for --version', async ({ expect }) => {
+      const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+      const res = await cli(['--version'], env);
+      expect({ code: res.code, stdout: res.stdout }).toEqual({ code: 0, stdout: `${version}\n` });
+    });
+
+    it('reports a wrong command line as JSON on stderr with --json', async ({ expect }) => {
+      const res = await cli(['create-account', '--json'], env);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(JSON.parse(res.stderr)).toEqual({ error: { kind: 'usage', message: '--name is required' } });
     });
 
     it.for([
@@ -80,6 +102,69 @@ describe('operator CLI (embedded mode)', () => {
       const { secret } = await createAccount('Read Only Inc', ['--scopes', 'read']);
       expect((await request('GET', '/v1/client-secrets', bearer(secret))).status).toBe(200);
       expect((await request('POST', '/v1/client-secrets', bearer(secret), { label: 'x' })).status).toBe(403);
+    });
+  });
+
+  describe('--json', () => {
+    it('prints what create-account made as JSON, with a client secret that works', async () => {
+      const res = await cli(['create-account', '--name', 'Json Corp', '--scopes', 'read', '--json'], env);
+      expect(res.code, res.stderr).toBe(0);
+      const created = JSON.parse(res.stdout) as { account: { id: string; name: string }; secret: { id: string; label: string; scopes: string[] }; clientSecret: string };
+      expect(created).toEqual({
+        account: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Json Corp' },
+        secret: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), label: 'initial', scopes: ['read'] },
+        clientSecret: expect.stringMatching(/^svc_cs_/),
+      });
+      const listed = await request('GET', '/v1/client-secrets', bearer(created.clientSecret));
+      expect(listed.body).toEqual([expect.objectContaining({ id: created.secret.id, scopes: ['read'] })]);
+    });
+
+    it('reports a refused operation as JSON on stderr, exit 1', async () => {
+      const res = await cli(['revoke-secret', '--id', '0190a5d4-0000-7000-8000-000000000000', '--json'], env);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(JSON.parse(res.stderr)).toEqual({ error: { kind: 'failed', message: expect.stringContaining('No client secret with id') } });
+    });
+  });
+
+  describe('list-accounts and list-secrets', () => {
+    it('list every account and the secrets of one, revoked ones marked, never a secret value', async () => {
+      const owner = await createAccount('Lister');
+      const second = await cli(['create-secret', '--account', owner.accountId, '--label', 'ci runner', '--scopes', 'write'], env);
+      const secondId = field(second.stdout, 'secret id');
+      expect((await cli(['revoke-secret', '--id', secondId], env)).code).toBe(0);
+
+      const accounts = await cli(['list-accounts', '--json'], env);
+      expect(accounts.code, accounts.stderr).toBe(0);
+      const listed = (JSON.parse(accounts.stdout) as { accounts: Array<{ id: string; name: string; createdAt: string; activeSecrets: number }> }).accounts;
+      expect(listed.find((a) => a.id === owner.accountId)).toEqual({ id: owner.accountId, name: 'Lister', createdAt: expect.any(String), activeSecrets: 1 });
+      // Oldest first.
+      const created = listed.map((a) => a.createdAt);
+      expect(created).toEqual([...created].sort());
+      const table = await cli(['list-accounts'], env);
+      expect(table.stdout).toMatch(/^ACCOUNT ID\s+CREATED\s+SECRETS\s+NAME$/m);
+      expect(table.stdout).toMatch(new RegExp(`^${owner.accountId}\\s+\\S+\\s+1\\s+Lister$`, 'm'));
+
+      const secrets = await cli(['list-secrets', '--account', owner.accountId, '--json'], env);
+      expect(secrets.code, secrets.stderr).toBe(0);
+      const body = JSON.parse(secrets.stdout) as { accountId: string; secrets: Array<Record<string, unknown>> };
+      expect(body.accountId).toBe(owner.accountId);
+      expect(body.secrets).toEqual([
+        expect.objectContaining({ id: owner.secretId, label: 'initial', scopes: ['read', 'write'], revokedAt: null }),
+        expect.objectContaining({ id: secondId, label: 'ci runner', scopes: ['write'], revokedAt: expect.any(String) }),
+      ]);
+      const plain = await cli(['list-secrets', '--account', owner.accountId], env);
+      expect(plain.stdout).toMatch(new RegExp(`^${secondId}\\s.*\\sci runner$`, 'm'));
+      for (const output of [secrets.stdout, plain.stdout, accounts.stdout, table.stdout]) {
+        expect(output).not.toContain(owner.secret);
+        expect(output).not.toContain(secretIn(second.stdout));
+      }
+    });
+
+    it('exits 1 for an unknown account', async () => {
+      const res = await cli(['list-secrets', '--account', '0190a5d4-0000-7000-8000-000000000000'], env);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('Account not found');
     });
   });
 

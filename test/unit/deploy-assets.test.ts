@@ -96,6 +96,18 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(new RegExp(`^\\s+NODE_OPTIONS=${SERVICE_NODE_FLAGS.join(' ')}$`, 'm'));
   });
 
+  it('puts the operator CLI on the PATH as event-alerting, as the package names it', () => {
+    const wrapper = /printf '([^']*)' > \/usr\/local\/bin\/event-alerting/.exec(dockerfile)?.[1];
+    // printf turns the escapes into the script's lines.
+    expect(wrapper?.replaceAll('\\n', '\n')).toBe('#!/bin/sh\nexec node /app/dist/cli.js "$@"\n');
+    expect(dockerfile).toMatch(/chmod 755 \/usr\/local\/bin\/event-alerting/);
+    expect(dockerfile).toMatch(/^WORKDIR \/app$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    const pkg = JSON.parse(read('package.json')) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ 'event-alerting': 'dist/cli.js', 'event-alerting-service': 'dist/main.js' });
+    expect(read('docker-compose.yml')).toContain('docker compose exec api event-alerting create-account');
+  });
+
   it('builds with the same build script the package defines', () => {
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts.build).toContain('tsconfig.build.json');

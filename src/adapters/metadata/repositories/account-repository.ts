@@ -1,7 +1,7 @@
-import type { AccountRecord, AccountRepository } from '../../../ports/metadata.js';
+import type { AccountRecord, AccountRepository, Page } from '../../../ports/metadata.js';
 import { AccountEntity } from '../entities/account.entity.js';
 import { toAccountRecord } from '../records.js';
-import { createRow, DETACHED, lockOptions, type EntityManagerSource } from '../unit-of-work.js';
+import { createRow, DETACHED, inCreationOrder, lockOptions, type EntityManagerSource } from '../unit-of-work.js';
 
 export class OrmAccountRepository implements AccountRepository {
   constructor(private readonly em: EntityManagerSource) {}
@@ -18,6 +18,10 @@ export class OrmAccountRepository implements AccountRepository {
   async findOldestByName(name: string): Promise<AccountRecord | null> {
     const account = await this.em().findOne(AccountEntity, { name }, { ...DETACHED, orderBy: { createdAt: 'asc' } });
     return account && toAccountRecord(account);
+  }
+
+  async list(page: Page): Promise<AccountRecord[]> {
+    return (await this.em().find(AccountEntity, {}, inCreationOrder(page))).map(toAccountRecord);
   }
 
   /**
