@@ -117,10 +117,25 @@ async function openEvents(config: Config): Promise<EventStore> {
   const d = config.distributed;
   const retentionDays = config.events.retentionDays;
   if (d) return new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase, retentionDays });
-  // Loaded only in embedded mode: chDB is a native engine with binaries for few platforms, and a
-  // distributed deployment (say on linux-arm64) must not need it.
-  const { ChdbEventStore } = await import('./adapters/event-store/chdb-event-store.js');
-  return new ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase, retentionDays });
+  // Loaded only in embedded mode: chDB is a native engine published for linux-x64 only, and a
+  // distributed deployment (on linux-arm64, or from the slim image, which leaves it out) must not need it.
+  let chdb: typeof import('./adapters/event-store/chdb-event-store.js');
+  try {
+    chdb = await import('./adapters/event-store/chdb-event-store.js');
+  } catch (err) {
+    if (!isMissingPackage(err, 'chdb')) throw err;
+    throw new Error(
+      'embedded mode needs chDB, which this installation does not have (the slim image carries distributed mode only, and chDB is published for linux-x64 only): set KAFKA_BROKERS and the other distributed settings, or run the full image',
+      { cause: err },
+    );
+  }
+  return new chdb.ChdbEventStore({ path: embeddedPaths(config).chdb, database: config.clickhouseDatabase, retentionDays });
+}
+
+/** Whether `err` says that `name` (or a module of it) could not be found. */
+function isMissingPackage(err: unknown, name: string): boolean {
+  if (!(err instanceof Error) || !('code' in err) || (err.code !== 'ERR_MODULE_NOT_FOUND' && err.code !== 'MODULE_NOT_FOUND')) return false;
+  return err.message.includes(`'${name}'`) || err.message.includes(`"${name}"`) || err.message.includes(`/${name}/`);
 }
 
 async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBusMetrics | undefined): Promise<Adapters> {

@@ -18,7 +18,7 @@ interface ComposeService {
   environment?: Record<string, string | number>;
   ports?: string[];
   depends_on?: Record<string, unknown>;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; target?: string };
 }
 
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
@@ -63,8 +63,9 @@ describe('docker-compose.yml', () => {
     expect(caddyfile).toMatch(/^:3000 \{$/m);
   });
 
-  it('builds the api image from the Dockerfile that the worker reuses', () => {
+  it('builds the api image from the Dockerfile that the worker reuses: the slim one, for distributed mode', () => {
     expect(services.api?.build?.dockerfile).toBe('deploy/Dockerfile');
+    expect(services.api?.build?.target).toBe('slim');
     expect(services.worker?.image).toBe(services.api?.image);
   });
 
@@ -82,6 +83,20 @@ describe('docker-compose.yml', () => {
 
 describe('deploy/Dockerfile', () => {
   const dockerfile = read('deploy/Dockerfile');
+
+  it('builds a full image by default and a slim one without chDB from the same runtime stage', () => {
+    const stages = [...dockerfile.matchAll(/^FROM (\S+) AS (\S+)$/gm)].map(([, from, name]) => ({ from: from!, name: name! }));
+    expect(stages.at(-1), 'the default target is the last stage').toEqual({ from: 'runtime', name: 'full' });
+    expect(stages).toContainEqual({ from: 'runtime', name: 'slim' });
+    const stage = (name: string) => dockerfile.slice(dockerfile.indexOf(`AS ${name}\n`)).split(/^FROM /m)[0]!;
+    expect(stage('slim')).toMatch(/^COPY --from=slim-modules \/app\/node_modules \.\/node_modules$/m);
+    expect(stage('full')).toMatch(/^COPY --from=build \/app\/node_modules \.\/node_modules$/m);
+    expect(stage('slim-modules')).toMatch(/^RUN rm -rf node_modules\/chdb node_modules\/@chdb$/m);
+    // chDB's engine is the package the slim image leaves out: every chdb package installed here is under those two paths.
+    const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies).filter((d) => d.includes('chdb'))).toEqual(['chdb']);
+    expect(stage('runtime')).not.toMatch(/node_modules/);
+  });
 
   it('is multi-stage and runs the compiled entry point, role by command', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
