@@ -24,6 +24,7 @@ const ERROR_RESPONSES: Readonly<Record<number, string>> = {
   404: 'Resource not found',
   409: 'Conflict with an existing resource',
   413: 'Body larger than 1 MiB',
+  415: 'Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br',
   429: 'Rate limited; see Retry-After',
   500: 'Unexpected internal failure',
   502: 'The receiver refused or failed the delivery; `message` says why',
@@ -31,6 +32,45 @@ const ERROR_RESPONSES: Readonly<Record<number, string>> = {
 };
 
 type JsonSchema = Record<string, unknown>;
+
+/** Every tag an operation may carry, each described; one style: lowercase, words joined by hyphens. */
+export const API_TAGS: Readonly<Record<string, string>> = {
+  ingest: 'Sending events: `POST /v1/ingest` with an app API key',
+  events: "Reading an app's events back: pages, single events, counts over time and top values",
+  apps: 'Apps, their API keys and default metadata',
+  schemas: 'Event schemas: what the events of one name must carry',
+  'notification-rules': 'Rules that turn matching events, or their absence, into alerts',
+  destinations: 'Where alerts go: webhooks, Slack, Discord and e-mail',
+  deliveries: 'Each alert sent to a destination, with its attempts',
+  'client-secrets': "The account's client secrets, the credentials of every request but ingest",
+  meta: 'This document',
+};
+
+/**
+ * Response headers a client needs to pace itself: the per-account budget (draft-ietf-httpapi-ratelimit-
+ * headers) on every answer to an authenticated request while the rate limiter answers, and when to try
+ * again after a 429 or a 503.
+ */
+const HEADERS: Readonly<Record<string, JsonSchema>> = {
+  'RateLimit-Policy': {
+    description: 'The account\'s budget: `"default";q=<requests>;w=<window seconds>`. Absent while the rate limiter is unreachable (requests are then served unchecked).',
+    schema: { type: 'string' },
+  },
+  RateLimit: { description: 'What is left of the budget: `"default";r=<remaining>;t=<seconds until the window resets>`', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+};
+const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': header('RateLimit-Policy'), RateLimit: header('RateLimit') };
+
+/** The `Idempotency-Key` request header of the ingest operations. */
+const IDEMPOTENCY_KEY: JsonSchema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: a repeat of the same body under the same key within 24 hours gets the first answer back and stores nothing new; the same key with another body, or while its first request is still being answered, is a 409. 1 to 255 printable ASCII characters; use one key per batch of events.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
 
 /** Converts one schema, collecting schemas that carry a `meta({ id })` into shared components. */
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
@@ -75,17 +115,22 @@ function parameters(route: AnyRoute, components: Record<string, JsonSchema>): Js
 
 function responses(route: AnyRoute, components: Record<string, JsonSchema>): JsonSchema {
   const out: JsonSchema = {};
+  const limited = route.auth !== 'none';
   for (const [status, spec] of Object.entries<ResponseSpec>(route.responses)) {
     const description = route.writeOnlyView && spec.schema ? `${spec.description}. ${writeOnlyNote(route.writeOnlyView)}` : spec.description;
-    out[status] = spec.schema
-      ? { description, content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) } } }
-      : { description };
+    out[status] = {
+      description,
+      ...(limited ? { headers: RATE_LIMIT_HEADERS } : {}),
+      ...(spec.schema ? { content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) } } } : {}),
+    };
   }
-  const errors = [400, 500, ...(route.auth === 'none' ? [] : [401, 429]), ...(route.auth === 'client' ? [403] : []), ...(route.path.includes('{') ? [404] : []), ...(route.body ? [413] : [])];
+  // Authenticated requests reach the stores: any of them may find one unavailable (503).
+  const errors = [400, 500, ...(limited ? [401, 429, 503] : []), ...(route.auth === 'client' ? [403] : []), ...(route.path.includes('{') ? [404] : []), ...(route.body ? [413, 415] : [])];
   if (route.method === 'post' || route.method === 'patch' || route.method === 'put') errors.push(409);
   errors.push(...(route.errors ?? []));
-  for (const status of errors.sort()) {
-    out[String(status)] = { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  for (const status of [...new Set(errors)].sort()) {
+    const headers = status === 429 ? { ...RATE_LIMIT_HEADERS, 'Retry-After': header('Retry-After') } : status === 503 ? { 'Retry-After': header('Retry-After') } : undefined;
+    out[String(status)] = { description: ERROR_RESPONSES[status], ...(headers ? { headers } : {}), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return out;
 }
@@ -110,13 +155,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       ...(route.description ? { description: route.description } : {}),
       tags: [...route.tags],
       security: route.auth === 'client' ? [{ clientSecret: [] }] : route.auth === 'api_key' ? [{ apiKey: [] }] : [],
-      parameters: parameters(route, components),
+      parameters: [...parameters(route, components), ...(route.ingest ? [IDEMPOTENCY_KEY] : [])],
       responses: responses(route, components),
     };
     if (route.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: toJsonSchema(route.body as z.ZodType, 'input', components) } } };
     }
     (paths[route.path] ??= {})[route.method] = operation;
+    for (const tag of route.tags) if (API_TAGS[tag] === undefined) throw new Error(`${route.operationId}: tag ${tag} is not one of API_TAGS`);
   }
   return {
     openapi: '3.1.0',
@@ -124,11 +170,15 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       title: 'Event alerting service',
       version: info.version,
       description: 'Ingest application events, read them back, and raise alerts through notification rules.',
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'The event alerting service maintainers' },
     },
+    tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
     servers: [{ url: '/' }],
     paths,
     components: {
       schemas: components,
+      headers: HEADERS,
       securitySchemes: {
         clientSecret: { type: 'http', scheme: 'bearer', description: 'A client secret (`svc_cs_…`), for management' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An app API key (`svc_live_…`), for ingestion only' },

@@ -137,8 +137,8 @@ export const idOnlyView = z.object({ id: z.string() });
 /** Query strings give strings; every list that returns a bare array shares these bounds. */
 export const paginationQuery = z
   .object({
-    limit: z.coerce.number({ error: 'must be a whole number from 1 to 1000' }).int('must be a whole number from 1 to 1000').min(1, 'must be a whole number from 1 to 1000').max(1000, 'must be a whole number from 1 to 1000').default(100),
-    offset: z.coerce.number({ error: 'must be a whole number of 0 or more' }).int('must be a whole number of 0 or more').min(0, 'must be a whole number of 0 or more').default(0),
+    limit: z.coerce.number({ error: 'must be a whole number from 1 to 1000' }).int('must be a whole number from 1 to 1000').min(1, 'must be a whole number from 1 to 1000').max(1000, 'must be a whole number from 1 to 1000').default(100).describe('Most items to return, 1 to 1000'),
+    offset: z.coerce.number({ error: 'must be a whole number of 0 or more' }).int('must be a whole number of 0 or more').min(0, 'must be a whole number of 0 or more').default(0).describe('Items to skip from the start of the list (oldest first)'),
   })
   .strict();
 
@@ -153,6 +153,6 @@ export function limitParam(max: number) {
 }
 
 export const cursorPageQueryFields = {
-  limit: limitParam(100).default(25),
+  limit: limitParam(100).default(25).describe('Most items on the page, 1 to 100'),
   cursor: z.string().min(1, 'must be a cursor from a previous response').optional().describe('Opaque cursor taken from the previous response'),
 };

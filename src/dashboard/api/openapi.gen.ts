@@ -54,10 +54,16 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** List the account's apps, oldest first */
+        /**
+         * List the account's apps, oldest first
+         * @description Every app of the account the client secret belongs to, in pages of `limit` from `offset`, oldest first. API keys are never listed: each app shows only the first characters of its key.
+         */
         readonly get: operations["listApps"];
         readonly put?: never;
-        /** Create an app */
+        /**
+         * Create an app
+         * @description The app gets a slug (from its name unless given) and an API key (`svc_live_…`) for `POST /v1/ingest`. The full key is in this response only: the service keeps a digest of it.
+         */
         readonly post: operations["createApp"];
         readonly delete?: never;
         readonly options?: never;
@@ -72,11 +78,17 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Read one app */
+        /**
+         * Read one app
+         * @description One app of the account, named by its id or its slug. Its API key shows only as its first characters.
+         */
         readonly get: operations["getApp"];
         readonly put?: never;
         readonly post?: never;
-        /** Delete an app with its key, schemas, rules, destinations and events */
+        /**
+         * Delete an app with its key, schemas, rules, destinations and events
+         * @description Deletes the app and everything that belongs to it: its API key (refused with 401 from the answer on), schemas, notification rules, destinations and stored events. Cannot be undone.
+         */
         readonly delete: operations["deleteApp"];
         readonly options?: never;
         readonly head?: never;
@@ -134,10 +146,16 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** List the app's event schemas, oldest first */
+        /**
+         * List the app's event schemas, oldest first
+         * @description The schemas registered for the app's event names, in pages of `limit` from `offset`, oldest first. Events whose name has a schema are validated against it at ingest.
+         */
         readonly get: operations["listEventSchemas"];
         readonly put?: never;
-        /** Register the schema of an event name */
+        /**
+         * Register the schema of an event name
+         * @description Registers the fields that events of one name carry. From then on, ingest refuses (400, with `details`) an event of that name that does not match the schema. One schema per event name: a second one for the same name is a conflict (409).
+         */
         readonly post: operations["createEventSchema"];
         readonly delete?: never;
         readonly options?: never;
@@ -152,7 +170,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Read the schema of one event name */
+        /**
+         * Read the schema of one event name
+         * @description The schema registered for one event name of the app; 404 when that name has none.
+         */
         readonly get: operations["getEventSchemaByEventName"];
         readonly put?: never;
         readonly post?: never;
@@ -172,7 +193,10 @@ export interface paths {
         readonly get?: never;
         readonly put?: never;
         readonly post?: never;
-        /** Delete a schema */
+        /**
+         * Delete a schema
+         * @description Deletes the schema: events of its name are accepted without field checks from then on. Events already stored are not changed.
+         */
         readonly delete: operations["deleteEventSchema"];
         readonly options?: never;
         readonly head?: never;
@@ -190,7 +214,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Read the app's default metadata */
+        /**
+         * Read the app's default metadata
+         * @description The metadata merged into every event the app ingests from then on: an event's own metadata wins where both name a key. `{}` when none is set.
+         */
         readonly get: operations["getDefaultMetadata"];
         /**
          * Replace the app's default metadata
@@ -331,7 +358,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** List the app's destinations, oldest first */
+        /**
+         * List the app's destinations, oldest first
+         * @description The app's destinations (webhook, Slack, Discord, e-mail), in pages of `limit` from `offset`, oldest first. Webhook URLs are shown masked: they are secrets.
+         */
         readonly get: operations["listDestinations"];
         readonly put?: never;
         /**
@@ -352,7 +382,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Read one destination */
+        /**
+         * Read one destination
+         * @description One destination of the app, its URL masked. A webhook's signing secret is shown only when the destination is created.
+         */
         readonly get: operations["getDestination"];
         readonly put?: never;
         readonly post?: never;
@@ -397,7 +430,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** List the app's notification rules, oldest first */
+        /**
+         * List the app's notification rules, oldest first
+         * @description The app's notification rules, in pages of `limit` from `offset`, oldest first, each with its trigger count and snooze.
+         */
         readonly get: operations["listNotificationRules"];
         readonly put?: never;
         /**
@@ -418,7 +454,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Read one notification rule */
+        /**
+         * Read one notification rule
+         * @description One rule of the app: its event name, conditions, kind (every match, threshold or absence), actions, cooldown, snooze and trigger counts.
+         */
         readonly get: operations["getNotificationRule"];
         readonly put?: never;
         readonly post?: never;
@@ -429,7 +468,10 @@ export interface paths {
         readonly delete: operations["deleteNotificationRule"];
         readonly options?: never;
         readonly head?: never;
-        /** Update a notification rule; lists given replace the old ones */
+        /**
+         * Update a notification rule; lists given replace the old ones
+         * @description Changes the fields given and leaves the others as they are. `conditions` and `actions`, when given, replace the rule's lists entirely.
+         */
         readonly patch: operations["updateNotificationRule"];
         readonly trace?: never;
     };
@@ -447,7 +489,10 @@ export interface paths {
          * @description Until the time given (or for the minutes given, at most 30 days), the rule keeps its state and counts its triggers (`suppressedCount` too) but sends nothing. Snoozing again replaces the time.
          */
         readonly post: operations["snoozeNotificationRule"];
-        /** End a snooze */
+        /**
+         * End a snooze
+         * @description The rule sends again from now on; triggers made while it was snoozed stay counted in `suppressedCount`. Ending a snooze that is not running changes nothing.
+         */
         readonly delete: operations["unsnoozeNotificationRule"];
         readonly options?: never;
         readonly head?: never;
@@ -521,7 +566,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Read one delivery with its attempts */
+        /**
+         * Read one delivery with its attempts
+         * @description One alert delivery of the app: the rule, action, destination and event it came from, its state, and every attempt with when it started, how long it took, and the receiver's answer.
+         */
         readonly get: operations["getDelivery"];
         readonly put?: never;
         readonly post?: never;
@@ -558,7 +606,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** This API described in OpenAPI 3.1 */
+        /**
+         * This API described in OpenAPI 3.1
+         * @description This document: every operation, its parameters, bodies, answers and errors, as JSON. Public, no credentials needed.
+         */
         readonly get: operations["getOpenApiDocument"];
         readonly put?: never;
         readonly post?: never;
@@ -1101,7 +1152,14 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The account's budget: `"default";q=<requests>;w=<window seconds>`. Absent while the rate limiter is unreachable (requests are then served unchecked). */
+        readonly "RateLimit-Policy": string;
+        /** @description What is left of the budget: `"default";r=<remaining>;t=<seconds until the window resets>` */
+        readonly RateLimit: string;
+        /** @description Seconds to wait before trying again */
+        readonly "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1109,7 +1167,9 @@ export interface operations {
     readonly listClientSecrets: {
         readonly parameters: {
             readonly query?: {
+                /** @description Most items to return, 1 to 1000 */
                 readonly limit?: number;
+                /** @description Items to skip from the start of the list (oldest first) */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -1121,6 +1181,8 @@ export interface operations {
             /** @description Client secrets */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1157,6 +1219,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1166,6 +1231,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1195,6 +1270,8 @@ export interface operations {
             /** @description Secret created. A client secret without the `read` scope gets only `clientSecret`, `secret.id` */
             readonly 201: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1250,9 +1327,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1262,6 +1351,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1285,6 +1384,8 @@ export interface operations {
             /** @description Revoked */
             readonly 204: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content?: never;
@@ -1328,6 +1429,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1343,12 +1447,24 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly listApps: {
         readonly parameters: {
             readonly query?: {
+                /** @description Most items to return, 1 to 1000 */
                 readonly limit?: number;
+                /** @description Items to skip from the start of the list (oldest first) */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -1360,6 +1476,8 @@ export interface operations {
             /** @description A page of apps */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1396,6 +1514,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1405,6 +1526,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1434,6 +1565,8 @@ export interface operations {
             /** @description The app and its full API key, shown this once. A client secret without the `read` scope gets only `app.id`, `apiKey` */
             readonly 201: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1485,9 +1618,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1497,6 +1642,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1520,6 +1675,8 @@ export interface operations {
             /** @description The app */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1565,6 +1722,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1574,6 +1734,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1597,6 +1767,8 @@ export interface operations {
             /** @description Deleted; its API key fails with 401 from now on */
             readonly 204: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content?: never;
@@ -1640,6 +1812,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1649,6 +1824,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1681,6 +1866,8 @@ export interface operations {
             /** @description The updated app. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1741,9 +1928,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1753,6 +1952,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1776,6 +1985,8 @@ export interface operations {
             /** @description The app and its new full API key. A client secret without the `read` scope gets only `app.id`, `apiKey` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1830,6 +2041,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1839,6 +2053,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1862,6 +2086,8 @@ export interface operations {
             /** @description The app and its new full API key. A client secret without the `read` scope gets only `app.id`, `apiKey` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1916,6 +2142,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1931,12 +2160,24 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly listEventSchemas: {
         readonly parameters: {
             readonly query?: {
+                /** @description Most items to return, 1 to 1000 */
                 readonly limit?: number;
+                /** @description Items to skip from the start of the list (oldest first) */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -1951,6 +2192,8 @@ export interface operations {
             /** @description A page of event schemas */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -1996,6 +2239,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +2251,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2041,6 +2297,8 @@ export interface operations {
             /** @description Schema created. A client secret without the `read` scope gets only `id` */
             readonly 201: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2101,9 +2359,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2383,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2138,6 +2418,8 @@ export interface operations {
             /** @description The event schema */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2183,6 +2465,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2192,6 +2477,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2217,6 +2512,8 @@ export interface operations {
             /** @description Deleted */
             readonly 204: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content?: never;
@@ -2260,6 +2557,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2269,6 +2569,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2305,6 +2615,8 @@ export interface operations {
             /** @description The updated event schema. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2365,9 +2677,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2377,6 +2701,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2400,6 +2734,8 @@ export interface operations {
             /** @description The default metadata ({} when none is set) */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2445,6 +2781,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2454,6 +2793,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2481,6 +2830,8 @@ export interface operations {
             /** @description The stored default metadata. A client secret without the `read` scope gets only `` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2541,9 +2892,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2559,12 +2922,25 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly ingestEvents: {
         readonly parameters: {
             readonly query?: never;
-            readonly header?: never;
+            readonly header?: {
+                /** @description Makes a retry safe: a repeat of the same body under the same key within 24 hours gets the first answer back and stores nothing new; the same key with another body, or while its first request is still being answered, is a 409. 1 to 255 printable ASCII characters; use one key per batch of events. */
+                readonly "Idempotency-Key"?: string;
+            };
             readonly path?: never;
             readonly cookie?: never;
         };
@@ -2577,6 +2953,8 @@ export interface operations {
             /** @description Accepted and durable */
             readonly 202: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2619,9 +2997,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2637,12 +3027,25 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly sendTestEvent: {
         readonly parameters: {
             readonly query?: never;
-            readonly header?: never;
+            readonly header?: {
+                /** @description Makes a retry safe: a repeat of the same body under the same key within 24 hours gets the first answer back and stores nothing new; the same key with another body, or while its first request is still being answered, is a 409. 1 to 255 printable ASCII characters; use one key per batch of events. */
+                readonly "Idempotency-Key"?: string;
+            };
             readonly path: {
                 /** @description The app UUID or the app slug */
                 readonly appId: string;
@@ -2658,6 +3061,8 @@ export interface operations {
             /** @description Accepted and durable. A client secret without the `read` scope gets only `accepted`, `events` */
             readonly 202: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2718,9 +3123,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2736,19 +3153,32 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly listEvents: {
         readonly parameters: {
             readonly query?: {
+                /** @description Only events of this level */
                 readonly level?: "info" | "warning" | "error" | "success";
                 /** @description Event name */
                 readonly type?: string;
+                /** @description Only the events of this customer */
                 readonly customer_id?: string;
                 /** @description Start of the time range (inclusive) */
                 readonly from?: string;
                 /** @description End of the time range (exclusive) */
                 readonly to?: string;
+                /** @description Most items on the page, 1 to 100 */
                 readonly limit?: number;
                 /** @description Opaque cursor taken from the previous response */
                 readonly cursor?: string;
@@ -2765,6 +3195,8 @@ export interface operations {
             /** @description One page of events */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2810,6 +3242,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2819,6 +3254,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +3289,8 @@ export interface operations {
             /** @description The event */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2889,6 +3336,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2904,14 +3354,26 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly countEvents: {
         readonly parameters: {
             readonly query?: {
+                /** @description Only events of this level */
                 readonly level?: "info" | "warning" | "error" | "success";
                 /** @description Event name */
                 readonly type?: string;
+                /** @description Only the events of this customer */
                 readonly customer_id?: string;
                 /** @description Start of the time range (inclusive) */
                 readonly from?: string;
@@ -2936,6 +3398,8 @@ export interface operations {
             /** @description Counts over time */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2981,6 +3445,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2996,14 +3463,26 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly topEventValues: {
         readonly parameters: {
             readonly query: {
+                /** @description Only events of this level */
                 readonly level?: "info" | "warning" | "error" | "success";
                 /** @description Event name */
                 readonly type?: string;
+                /** @description Only the events of this customer */
                 readonly customer_id?: string;
                 /** @description Start of the time range (inclusive) */
                 readonly from?: string;
@@ -3011,6 +3490,7 @@ export interface operations {
                 readonly to?: string;
                 /** @description The field whose values are ranked */
                 readonly by: "level" | "event" | "customer_id";
+                /** @description Most values to return, the commonest first */
                 readonly limit?: number;
             };
             readonly header?: never;
@@ -3025,6 +3505,8 @@ export interface operations {
             /** @description The top values */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3070,6 +3552,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3085,12 +3570,24 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly listDestinations: {
         readonly parameters: {
             readonly query?: {
+                /** @description Most items to return, 1 to 1000 */
                 readonly limit?: number;
+                /** @description Items to skip from the start of the list (oldest first) */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -3105,6 +3602,8 @@ export interface operations {
             /** @description A page of destinations */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3150,6 +3649,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3159,6 +3661,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3716,8 @@ export interface operations {
             /** @description Created; a webhook destination carries its signing secret this once. A client secret without the `read` scope gets only `id`, `signingSecret` */
             readonly 201: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3264,9 +3778,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3276,6 +3802,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3301,6 +3837,8 @@ export interface operations {
             /** @description The destination */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3346,6 +3884,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3355,6 +3896,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3380,6 +3931,8 @@ export interface operations {
             /** @description Deleted */
             readonly 204: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content?: never;
@@ -3432,6 +3985,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3441,6 +3997,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3483,6 +4049,8 @@ export interface operations {
             /** @description The updated destination. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3543,9 +4111,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3555,6 +4135,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3580,6 +4170,8 @@ export interface operations {
             /** @description Delivered; the destination, now verified. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3634,6 +4226,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3658,12 +4253,24 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly listNotificationRules: {
         readonly parameters: {
             readonly query?: {
+                /** @description Most items to return, 1 to 1000 */
                 readonly limit?: number;
+                /** @description Items to skip from the start of the list (oldest first) */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -3678,6 +4285,8 @@ export interface operations {
             /** @description A page of rules */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3723,6 +4332,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3732,6 +4344,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +4413,8 @@ export interface operations {
             /** @description The created rule. A client secret without the `read` scope gets only `id` */
             readonly 201: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3851,9 +4475,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3863,6 +4499,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3888,6 +4534,8 @@ export interface operations {
             /** @description The rule */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3933,6 +4581,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3942,6 +4593,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3967,6 +4628,8 @@ export interface operations {
             /** @description Deleted */
             readonly 204: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content?: never;
@@ -4010,6 +4673,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4019,6 +4685,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +4743,8 @@ export interface operations {
             /** @description The updated rule. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4127,9 +4805,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4139,6 +4829,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4168,6 +4868,8 @@ export interface operations {
             /** @description The rule, with `snoozedUntil`. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4228,9 +4930,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4240,6 +4954,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4265,6 +4989,8 @@ export interface operations {
             /** @description The rule, with `snoozedUntil: null`. A client secret without the `read` scope gets only `id` */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4310,6 +5036,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +5048,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4346,6 +5085,8 @@ export interface operations {
             /** @description The messages */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4406,9 +5147,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4418,6 +5171,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4445,6 +5208,8 @@ export interface operations {
             /** @description What the rule would have done */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4505,9 +5270,21 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4523,6 +5300,16 @@ export interface operations {
                     readonly "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readonly listDeliveries: {
@@ -4530,7 +5317,9 @@ export interface operations {
             readonly query?: {
                 /** @description Only the deliveries of this rule (deleted rules included) */
                 readonly ruleId?: string;
+                /** @description Only the deliveries in this state */
                 readonly status?: "pending" | "succeeded" | "failed";
+                /** @description Most items on the page, 1 to 100 */
                 readonly limit?: number;
                 /** @description Opaque cursor taken from the previous response */
                 readonly cursor?: string;
@@ -4547,6 +5336,8 @@ export interface operations {
             /** @description One page of deliveries */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4592,6 +5383,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4601,6 +5395,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4626,6 +5430,8 @@ export interface operations {
             /** @description The delivery and every attempt made, oldest first */
             readonly 200: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4671,6 +5477,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4680,6 +5489,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4705,6 +5524,8 @@ export interface operations {
             /** @description Accepted: the delivery, now pending. A client secret without the `read` scope gets only `id` */
             readonly 202: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4759,6 +5580,9 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             readonly 429: {
                 headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4768,6 +5592,16 @@ export interface operations {
             /** @description Unexpected internal failure */
             readonly 500: {
                 headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {

@@ -7,7 +7,7 @@ import {
 } from '../../services/client-secrets.service.js';
 import type { ApiDeps } from './api-deps.js';
 
-const TAGS = ['Client secrets'];
+const TAGS = ['client-secrets'];
 
 const secretSchema = z
   .object({

@@ -34,6 +34,7 @@ export function defaultMetadataRoutes(deps: ApiDeps): AnyRoute[] {
       path: '/v1/apps/{appId}/default-metadata',
       operationId: 'getDefaultMetadata',
       summary: "Read the app's default metadata",
+      description: 'The metadata merged into every event the app ingests from then on: an event\'s own metadata wins where both name a key. `{}` when none is set.',
       tags: ['apps'],
       auth: 'client',
       params: appParams,

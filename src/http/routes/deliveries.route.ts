@@ -15,7 +15,7 @@ const listQuery = z.strictObject({
     .transform((id) => id.toLowerCase())
     .optional()
     .describe('Only the deliveries of this rule (deleted rules included)'),
-  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional().describe('Only the deliveries in this state'),
   ...cursorPageQueryFields,
 });
 
@@ -78,6 +78,7 @@ export function deliveryRoutes(deps: ApiDeps): AnyRoute[] {
       path: '/v1/apps/{appId}/deliveries/{deliveryId}',
       operationId: 'getDelivery',
       summary: 'Read one delivery with its attempts',
+      description: 'One alert delivery of the app: the rule, action, destination and event it came from, its state, and every attempt with when it started, how long it took, and the receiver\'s answer.',
       tags: ['deliveries'],
       auth: 'client',
       params: deliveryParams,

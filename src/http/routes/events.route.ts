@@ -10,9 +10,9 @@ const dateTime = (what: string) =>
 
 /** The filters of every event read: the list, the counts and the top lists. */
 export const eventFilterFields = {
-  level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).optional(),
+  level: z.enum(EVENT_LEVELS, { error: `must be one of ${EVENT_LEVELS.join(', ')}` }).optional().describe('Only events of this level'),
   type: z.string().regex(EVENT_NAME_PATTERN, 'must be an event name: 1 to 200 characters of A-Z a-z 0-9 . _ : -').optional().describe('Event name'),
-  customer_id: z.string().min(1, 'must be a non-empty string').max(256, 'must be at most 256 characters').optional(),
+  customer_id: z.string().min(1, 'must be a non-empty string').max(256, 'must be at most 256 characters').optional().describe('Only the events of this customer'),
   from: dateTime('Start of the time range (inclusive)').optional(),
   to: dateTime('End of the time range (exclusive)').optional(),
 };

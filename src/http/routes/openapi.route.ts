@@ -10,6 +10,7 @@ export function openApiRoute(routes: readonly AnyRoute[], version: string): AnyR
     path: '/v1/openapi.json',
     operationId: 'getOpenApiDocument',
     summary: 'This API described in OpenAPI 3.1',
+    description: 'This document: every operation, its parameters, bodies, answers and errors, as JSON. Public, no credentials needed.',
     tags: ['meta'],
     auth: 'none',
     responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },

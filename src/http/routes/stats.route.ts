@@ -25,7 +25,7 @@ const topQuery = z
   .object({
     ...eventFilterFields,
     by: groupField.describe('The field whose values are ranked'),
-    limit: limitParam(100).default(10),
+    limit: limitParam(100).default(10).describe('Most values to return, the commonest first'),
   })
   .strict();
 
