@@ -42,10 +42,11 @@ describe('alertTemplateSchema', () => {
     for (const name of ['data.', 'data..x', 'data.a b', 'data.$level', 'data.-x']) {
       expect(issues({ body: `{{${name}}}` })[0]?.message, name).toContain('data.PATH');
     }
-    for (const name of ['metadata.', 'metadata.a.b', 'metadata.a b']) {
+    for (const name of ['metadata.', 'metadata..a', 'metadata.a b']) {
       expect(issues({ body: `{{${name}}}` })[0]?.message, name).toContain('metadata.KEY');
     }
     expect(placeholderProblem('metadata.region')).toBeUndefined();
+    expect(placeholderProblem('metadata.service.name')).toBeUndefined();
   });
 
   it('limits the title to 200 and the body to 4,000 characters', () => {

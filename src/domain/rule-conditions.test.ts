@@ -37,7 +37,7 @@ const event: RuleEvent = Object.freeze({
       inf: 'Infinity',
     }),
   ) as Record<string, unknown>,
-  metadata: { region: 'eu-west', shard: 7, beta: false },
+  metadata: { region: 'eu-west', shard: 7, beta: false, 'service.name': 'checkout' },
 });
 
 let nextId = 0;
@@ -152,6 +152,9 @@ describe('operators', () => {
     ['metadata.beta', 'equals', 'false', true],
     ['metadata.missing', 'exists', undefined, false],
     ['metadata.toString', 'exists', undefined, false],
+    // A key with dots (OpenTelemetry's resource attributes): everything after `metadata.`.
+    ['metadata.service.name', 'equals', 'checkout', true],
+    ['metadata.service', 'exists', undefined, false],
     ['$level', 'equals', 'error', true],
     ['$level', 'not_equals', 'info', true],
     ['$customer_id', 'equals', 'cus_42', true],
@@ -260,7 +263,9 @@ describe('conditionInputSchema', () => {
     [{ field: '$timestamp', operator: 'exists' }, 'field', 'must be $level or $customer_id when it starts with $'],
     [{ field: '$level.x', operator: 'exists' }, 'field', 'must be $level or $customer_id when it starts with $'],
     [{ field: 'metadata', operator: 'exists' }, 'field', 'must be metadata.<key>: metadata values are flat'],
-    [{ field: 'metadata.a.b', operator: 'exists' }, 'field', 'must be metadata.<key>: metadata values are flat'],
+    [{ field: 'metadata.', operator: 'exists' }, 'field', 'must be metadata.<key>, the key 1 to 100 letters, digits, _, - or ., not starting with - or .'],
+    [{ field: 'metadata..a', operator: 'exists' }, 'field', 'must be metadata.<key>, the key 1 to 100 letters, digits, _, - or ., not starting with - or .'],
+    [{ field: 'metadata.a b', operator: 'exists' }, 'field', 'must be metadata.<key>, the key 1 to 100 letters, digits, _, - or ., not starting with - or .'],
     [{ field: 'x'.repeat(201), operator: 'exists' }, 'field', 'must be at most 200 characters'],
     [{ field: 'amount', operator: 'between', value: 1 }, 'operator', 'must be one of: equals, not_equals, contains, not_contains, greater_than, greater_than_or_equal, less_than, less_than_or_equal, exists'],
     [{ field: 'amount', operator: 'equals' }, 'value', 'is required for operator equals'],

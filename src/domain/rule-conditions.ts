@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_ID_PATTERN, FIELD_NAME_PATTERN } from './event-schema.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from './text.js';
+import { METADATA_KEY_PATTERN, METADATA_KEY_RULE } from './default-metadata.js';
 
 /**
  * Rule conditions: the wire shape of one condition and the matching of an event against a rule's
@@ -54,17 +55,21 @@ export function toNumeric(value: unknown): number | undefined {
 /**
  * Why a field path is not valid, or `undefined`. Segments follow the schema field-name rule, so any
  * field a schema can declare is addressable and `.` and `$` never appear inside a segment. Metadata
- * is flat (its values are scalars), so `metadata.<key>` has exactly one key.
+ * is flat (its values are scalars), so in `metadata.<key>` everything after the first dot is one key,
+ * which may itself hold dots (`metadata.service.name`).
  */
 export function fieldPathProblem(field: string): string | undefined {
   if (field.startsWith('$')) {
     return field === '$level' || field === '$customer_id' ? undefined : 'must be $level or $customer_id when it starts with $';
   }
+  if (field.startsWith('metadata.')) {
+    return METADATA_KEY_PATTERN.test(metadataKeyOf(field)) ? undefined : `must be metadata.<key>, the key ${METADATA_KEY_RULE}`;
+  }
   const segments = field.split('.');
   if (segments.some((segment) => segment === '')) return 'must not start or end with a dot or contain an empty segment';
   const bad = segments.find((segment) => !FIELD_NAME_PATTERN.test(segment));
   if (bad !== undefined) return `segment "${bad}" must be 1–100 letters, digits, _ or -, not starting with -`;
-  if (segments[0] === 'metadata' && segments.length !== 2) return 'must be metadata.<key>: metadata values are flat';
+  if (segments[0] === 'metadata') return 'must be metadata.<key>: metadata values are flat';
   return undefined;
 }
 
@@ -258,15 +263,20 @@ function resolvePath(root: unknown, segments: readonly Segment[]): unknown {
   return current;
 }
 
+/** The key of a `metadata.<key>` path: everything after the first dot. */
+function metadataKeyOf(field: string): string {
+  return field.slice('metadata.'.length);
+}
+
 /** Reads one field path (as conditions and `groupBy` name it) of an event; undefined when absent. */
 export function fieldAccessor(field: string): Accessor {
   if (field === '$level') return (event) => event.level;
   if (field === '$customer_id') return (event) => event.customerId;
-  const parts = field.split('.');
-  if (parts[0] === 'metadata' && parts.length === 2) {
-    const key = parts[1]!;
+  if (field.startsWith('metadata.')) {
+    const key = metadataKeyOf(field);
     return (event) => (Object.hasOwn(event.metadata, key) ? event.metadata[key] : undefined);
   }
+  const parts = field.split('.');
   const segments: Segment[] = parts.map((key) => ({ key, index: ARRAY_INDEX.test(key) ? Number(key) : undefined }));
   return (event) => resolvePath(event.data, segments);
 }

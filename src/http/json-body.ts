@@ -34,13 +34,7 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
   if (mediaType?.type !== 'application/json') return undefined;
   if (mediaType.charset !== undefined && mediaType.charset !== 'utf-8' && mediaType.charset !== 'utf8') throw new DomainError('unsupported_media_type', 'Unsupported charset');
 
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
-  if (encoding !== 'identity' && !decoder) throw new DomainError('unsupported_media_type', 'Unsupported content encoding');
-  // Known too large before reading a byte (only without an encoding: the header then counts decoded bytes).
-  if (!decoder && Number(req.headers['content-length']) > limit) throw tooLarge(limit);
-
-  const bytes = await collect(req, decoder?.(), limit);
+  const bytes = await readBodyBytes(req, limit);
   // Decoding would turn each invalid sequence into U+FFFD: the service would store other text than it was sent.
   if (!isUtf8(bytes)) throw new DomainError('validation_failed', 'Request body is not valid UTF-8', { details: [{ path: 'body', message: 'must be valid UTF-8' }] });
   let text = bytes.toString('utf8');
@@ -58,6 +52,19 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
     throw new DomainError('validation_failed', `${detail.path}: ${detail.message}`, { details: [detail] });
   }
   return value;
+}
+
+/**
+ * A request body's bytes, whatever its media type: decoded from gzip, deflate or br (another encoding
+ * is 415), at most `limit` of them after decoding (413).
+ */
+export async function readBodyBytes(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
+  if (encoding !== 'identity' && !decoder) throw new DomainError('unsupported_media_type', 'Unsupported content encoding');
+  // Known too large before reading a byte (only without an encoding: the header then counts decoded bytes).
+  if (!decoder && Number(req.headers['content-length']) > limit) throw tooLarge(limit);
+  return collect(req, decoder?.(), limit);
 }
 
 function tooLarge(limit: number): DomainError {

@@ -91,9 +91,18 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
   return { ...result, body: route.writeOnlyView?.parse(result.body) ?? {} };
 }
 
-/** A route's answer on the response: its headers, then its body as JSON, or no body (a 204). */
+/**
+ * A route's answer on the response: its headers, then its body as JSON, as the bytes given (with the
+ * Content-Type the route set), or no body (a 204).
+ */
 export function writeResult(res: ServerResponse, result: RouteResult): void {
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+  if (Buffer.isBuffer(result.body)) {
+    res.statusCode = result.status;
+    res.setHeader('Content-Length', result.body.length);
+    res.end(result.body);
+    return;
+  }
   if (result.body !== undefined) {
     writeJson(res, result.status, result.body);
     return;
@@ -118,7 +127,7 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps, table:
       }
       const notes: ExchangeNotes = {};
       res.locals.notes = notes;
-      const input = { headers: req.headers, params: req.params, query: req.query, readBody: () => readJsonBody(req), notes };
+      const input = { headers: req.headers, params: req.params, query: req.query, readBody: () => (route.bodyReader ? route.bodyReader.read(req) : readJsonBody(req)), notes };
       writeResult(res, await serveRoute(route, deps, input, res));
     });
   }

@@ -59,6 +59,9 @@ const HEADERS: Readonly<Record<string, JsonSchema>> = {
   RateLimit: { description: 'What is left of the budget: `"default";r=<remaining>;t=<seconds until the window resets>`', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
 };
+/** A body in a binary encoding (OTLP's protobuf), described by the operation's text. */
+const BINARY: JsonSchema = { type: 'string', format: 'binary' };
+
 const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': header('RateLimit-Policy'), RateLimit: header('RateLimit') };
 
@@ -118,10 +121,12 @@ function responses(route: AnyRoute, components: Record<string, JsonSchema>): Jso
   const limited = route.auth !== 'none';
   for (const [status, spec] of Object.entries<ResponseSpec>(route.responses)) {
     const description = route.writeOnlyView && spec.schema ? `${spec.description}. ${writeOnlyNote(route.writeOnlyView)}` : spec.description;
+    // A route reading other media types answers in the request's.
+    const binary = Object.fromEntries((route.bodyReader?.mediaTypes ?? []).filter((type) => type !== 'application/json').map((type) => [type, { schema: BINARY }]));
     out[status] = {
       description,
       ...(limited ? { headers: RATE_LIMIT_HEADERS } : {}),
-      ...(spec.schema ? { content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) } } } : {}),
+      ...(spec.schema ? { content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) }, ...binary } } : {}),
     };
   }
   // Authenticated requests reach the stores: any of them may find one unavailable (503).
@@ -159,7 +164,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       responses: responses(route, components),
     };
     if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: toJsonSchema(route.body as z.ZodType, 'input', components) } } };
+      const schema = toJsonSchema(route.body as z.ZodType, 'input', components);
+      const mediaTypes = route.bodyReader?.mediaTypes ?? ['application/json'];
+      operation.requestBody = { required: true, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: type === 'application/json' ? schema : BINARY }])) };
     }
     (paths[route.path] ??= {})[route.method] = operation;
     for (const tag of route.tags) if (API_TAGS[tag] === undefined) throw new Error(`${route.operationId}: tag ${tag} is not one of API_TAGS`);

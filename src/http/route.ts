@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
@@ -84,6 +84,12 @@ export interface RouteDefinition<
   readonly errors?: readonly number[];
   /** Events arrive through this route: its requests count in eas_events_accepted/rejected_total (docs/metrics.md). */
   readonly ingest?: boolean;
+  /**
+   * Reads the body when it is not JSON (the default reader, json-body.ts): what it returns is then
+   * validated by `body`. `mediaTypes` lists what it accepts, for the OpenAPI document; the route
+   * answers in the request's media type, a Buffer body with its Content-Type header.
+   */
+  readonly bodyReader?: { read(req: IncomingMessage): Promise<unknown>; readonly mediaTypes: readonly string[] };
   handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>, PrincipalFor<A>>): Promise<RouteResult>;
 }
 

@@ -19,6 +19,8 @@ export interface ExchangeNotes {
   eventsRejection?: EventRejectionReason;
   /** How many events the request carried, once its body was read (a request refused before that counts as one). */
   events?: number;
+  /** A request answered with a partial success (OTLP): its events accepted and refused, whatever the status. */
+  partial?: { readonly accepted: number; readonly rejected: number };
   /**
    * The `route` label of a request no template matches but a handler served all the same (the
    * dashboard's files and deep links, src/http/dashboard.ts): a fixed name, never the raw path,
@@ -75,6 +77,11 @@ export function httpMetrics(edge: EdgeMetrics): RequestHandler {
 }
 
 function countEvents(metrics: ServiceMetrics, status: number, notes: ExchangeNotes | undefined): void {
+  if (notes?.partial && status < 300) {
+    metrics.eventsAccepted.inc(notes.partial.accepted);
+    if (notes.partial.rejected > 0) metrics.eventsRejected.inc({ reason: 'validation' }, notes.partial.rejected);
+    return;
+  }
   const events = notes?.events ?? 1;
   if (status === 202) metrics.eventsAccepted.inc(events);
   else if (status >= 400) metrics.eventsRejected.inc({ reason: notes?.eventsRejection ?? rejectionReasonOf(status) }, events);

@@ -83,20 +83,42 @@ export class IngestService {
     return this.#idempotent(request, request.idempotency);
   }
 
+  /**
+   * Accepts the items that pass the app's schemas and reports the others, instead of refusing the
+   * whole request for one of them: for protocols that answer with a partial success (OTLP).
+   * Idempotency keys do not apply.
+   */
+  async ingestEach(appId: string, items: readonly IngestItem[]): Promise<{ response: IngestResponse; rejected: Array<{ index: number; message: string }> }> {
+    const { events, problems } = await this.#build({ appId, items, single: false });
+    const rejected = [...problems].map(([index, found]) => ({ index, message: `${found[0]!.path}: ${found[0]!.message}` }));
+    return { response: await this.#publish(appId, events.filter((_, index) => !problems.has(index))), rejected };
+  }
+
   async #accept(request: IngestRequest): Promise<IngestResponse> {
+    const { events, problems } = await this.#build(request);
+    const all = [...problems.values()].flat();
+    if (all.length > 0) throw new DomainError('validation_failed', `${all[0]!.path}: ${all[0]!.message}`, { details: all });
+    return this.#publish(request.appId, events);
+  }
+
+  /** The events of the items, with the app's default metadata, ids and times; and each item's schema problems, by index. */
+  async #build(request: Pick<IngestRequest, 'appId' | 'items' | 'single'>): Promise<{ events: StoredEvent[]; problems: Map<number, ErrorDetail[]> }> {
     const config = await this.deps.ingestConfig.get(request.appId);
     // The key authenticated a moment ago; its app may have been deleted since.
     if (!config) throw new DomainError('unauthenticated', 'Invalid or missing authentication');
 
     const now = new Date();
-    const problems: ErrorDetail[] = [];
+    const problems = new Map<number, ErrorDetail[]>();
     const events: StoredEvent[] = request.items.map((item, index) => {
       const metadata = { ...config.defaultMetadata, ...item.metadata };
       const schema = config.schemas.get(item.event);
       if (schema) {
         const at = request.single ? '' : `${index}.`;
-        for (const p of validateAgainstSchema(schema.fields, item.data)) problems.push({ path: `${at}data.${p.path}`, message: p.message });
-        for (const p of validateAgainstSchema(schema.metadataFields, metadata)) problems.push({ path: `${at}metadata.${p.path}`, message: p.message });
+        const found = [
+          ...validateAgainstSchema(schema.fields, item.data).map((p) => ({ path: `${at}data.${p.path}`, message: p.message })),
+          ...validateAgainstSchema(schema.metadataFields, metadata).map((p) => ({ path: `${at}metadata.${p.path}`, message: p.message })),
+        ];
+        if (found.length > 0) problems.set(index, found);
       }
       return {
         id: uuidv7(),
@@ -110,16 +132,19 @@ export class IngestService {
         ingestedAt: now,
       };
     });
-    if (problems.length > 0) {
-      throw new DomainError('validation_failed', `${problems[0]!.path}: ${problems[0]!.message}`, { details: problems });
-    }
+    return { events, problems };
+  }
 
-    try {
-      await this.deps.sink.publish(events);
-    } catch (err) {
-      // Never a 202 for what was not made durable. The client retries (with its Idempotency-Key).
-      this.deps.logger.warn({ err, appId: request.appId, count: events.length }, 'ingest could not be made durable');
-      throw new DomainError('unavailable', 'Events could not be accepted right now; retry shortly', { retryAfterSeconds: 2, cause: err });
+  /** Hands the events to the sink; answers only once it says they are durable. */
+  async #publish(appId: string, events: StoredEvent[]): Promise<IngestResponse> {
+    if (events.length > 0) {
+      try {
+        await this.deps.sink.publish(events);
+      } catch (err) {
+        // Never a 202 for what was not made durable. The client retries (with its Idempotency-Key).
+        this.deps.logger.warn({ err, appId, count: events.length }, 'ingest could not be made durable');
+        throw new DomainError('unavailable', 'Events could not be accepted right now; retry shortly', { retryAfterSeconds: 2, cause: err });
+      }
     }
     return { accepted: events.length, events: events.map((e) => ({ id: e.id })) };
   }

@@ -7,6 +7,8 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import type { ClientSecretScope } from '../../src/ports/metadata.js';
 import { capturingLogger } from './logger.js';
 import { isolatedDistributedEnv } from './distributed-env.js';
+import { startHttpReceiver } from './receivers.js';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * A mail server is configured (so e-mail destinations are accepted) but nothing listens there (port 9,
@@ -103,4 +105,29 @@ let sharedEmbeddedDir: string | undefined;
 function embeddedDataDir(): string {
   sharedEmbeddedDir ??= mkdtempSync(path.join(tmpdir(), 'eas-api-'));
   return sharedEmbeddedDir;
+}
+
+/** What apiWithReceiver sets up: set by its beforeAll, for the tests of the block. */
+export interface ApiWithReceiver {
+  api: ApiHarness;
+  account: TestAccount;
+  receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
+}
+
+/**
+ * For one describe block: the service in `mode`, allowed to deliver to loopback, an account of its
+ * own, and an HTTP receiver for the alerts it sends; all stopped after the block.
+ */
+export function apiWithReceiver(mode: Mode): ApiWithReceiver {
+  const env = {} as ApiWithReceiver;
+  beforeAll(async () => {
+    env.receiver = await startHttpReceiver();
+    env.api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
+    env.account = await env.api.newAccount();
+  });
+  afterAll(async () => {
+    await env.api?.stop();
+    await env.receiver?.close();
+  });
+  return env;
 }

@@ -131,7 +131,8 @@ function wrongValues(endpoint: Endpoint): Record<string, fc.Arbitrary<Json>> {
       return {
         nested: fc.oneof(fc.constant({ a: 1 }), fc.constant([1]), fc.constant(null), fc.constant('m'.repeat(1001)), fc.constant('nul\u0000')),
         '': fc.constant('empty key'),
-        'a.b': fc.constant('dotted key'),
+        '.a': fc.constant('leading dot'),
+        'a b': fc.constant('space in key'),
         '-x': fc.constant('leading hyphen'),
       };
   }

@@ -75,7 +75,8 @@ describe.each(MODES)('default metadata (%s)', (mode) => {
     [{ long: 'v'.repeat(1001) }, 'long', /at most 1000 characters/],
     [{ nul: 'a\u0000b' }, 'nul', /NUL characters/],
     [{ lone: '\uD83D' }, 'lone', /unpaired surrogate/],
-    [{ 'a.b': 1 }, 'a.b', /keys must be/],
+    [{ '.a': 1 }, '.a', /keys must be/],
+    [{ 'a b': 1 }, 'a b', /keys must be/],
     [{ $level: 'x' }, '$level', /keys must be/],
     [{ '-x': 'x' }, '-x', /keys must be/],
     // An empty key is a real key: its path is the empty string.

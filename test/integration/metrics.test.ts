@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/api-assertions.js';
-import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
+import { MODES, apiWithReceiver } from '../helpers/api-harness.js';
 import { movedSeries, parseMetrics, seriesKey, type Sample } from '../helpers/prometheus-text.js';
-import { startHttpReceiver } from '../helpers/receivers.js';
 import { waitFor } from '../helpers/service-process.js';
 import { uniqueName } from '../helpers/stack-env.js';
 
@@ -15,22 +14,10 @@ import { uniqueName } from '../helpers/stack-env.js';
  * and the real pipeline (stored, evaluated, delivered to a receiver started here).
  */
 describe.each(MODES)('metrics (%s)', (mode) => {
-  let api: ApiHarness;
-  let account: TestAccount;
-  let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
-
-  beforeAll(async () => {
-    receiver = await startHttpReceiver();
-    api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
-    account = await api.newAccount();
-  });
-  afterAll(async () => {
-    await api?.stop();
-    await receiver?.close();
-  });
+  const s = apiWithReceiver(mode);
 
   async function scrape(): Promise<string> {
-    const res = await fetch(`${api.url}/metrics`);
+    const res = await fetch(`${s.api.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     return res.text();
@@ -38,20 +25,20 @@ describe.each(MODES)('metrics (%s)', (mode) => {
 
   /** The registry as it is now, read in process: waiting on it adds no HTTP request to the counts. */
   async function current(): Promise<Map<string, Sample>> {
-    return parseMetrics(await api.container.metrics.metrics());
+    return parseMetrics(await s.api.container.metrics.metrics());
   }
 
   const counted = (sample: Sample) => sample.name.startsWith('eas_') && (sample.name.endsWith('_total') || sample.name.endsWith('_count'));
 
   it('moves each counter by exactly the workload, with bounded labels, and passes promtool', async () => {
-    const { app, apiKey } = await createTestApp(api, account, { name: uniqueName('metrics') });
-    const destination = await api.request('POST', `/v1/apps/${app.id}/destinations`, {
-      headers: account.auth,
-      body: { type: 'webhook', label: 'receiver', url: `${receiver.baseUrl}/hook` },
+    const { app, apiKey } = await createTestApp(s.api, s.account, { name: uniqueName('metrics') });
+    const destination = await s.api.request('POST', `/v1/apps/${app.id}/destinations`, {
+      headers: s.account.auth,
+      body: { type: 'webhook', label: 'receiver', url: `${s.receiver.baseUrl}/hook` },
     });
     expect(destination.status, JSON.stringify(destination.body)).toBe(201);
-    const rule = await api.request('POST', `/v1/apps/${app.id}/notification-rules`, {
-      headers: account.auth,
+    const rule = await s.api.request('POST', `/v1/apps/${app.id}/notification-rules`, {
+      headers: s.account.auth,
       body: {
         name: 'Big order',
         eventName: 'order.created',
@@ -61,15 +48,15 @@ describe.each(MODES)('metrics (%s)', (mode) => {
       },
     });
     expect(rule.status, JSON.stringify(rule.body)).toBe(201);
-    const schema = await api.request('POST', `/v1/apps/${app.id}/schemas`, {
-      headers: account.auth,
+    const schema = await s.api.request('POST', `/v1/apps/${app.id}/schemas`, {
+      headers: s.account.auth,
       body: { eventName: 'signup', fields: [{ name: 'plan', type: 'string', required: true }] },
     });
     expect(schema.status, JSON.stringify(schema.body)).toBe(201);
 
     const before = parseMetrics(await scrape());
 
-    const ingest = (body: unknown, key = apiKey) => api.request('POST', '/v1/ingest', { headers: { 'x-api-key': key }, body });
+    const ingest = (body: unknown, key = apiKey) => s.api.request('POST', '/v1/ingest', { headers: { 'x-api-key': key }, body });
     // Accepted: 3 requests, 5 events, 3 of them order.created (the rule's event), 1 matching.
     expect((await ingest({ event: 'order.created', data: { amount: 150 } })).status).toBe(202);
     expect((await ingest([{ event: 'order.created', data: { amount: 50 } }, { event: 'page.view' }])).status).toBe(202);
@@ -81,8 +68,8 @@ describe.each(MODES)('metrics (%s)', (mode) => {
     expect((await ingest({ event: 'page.view' }, 'eas_not_a_key')).status).toBe(401);
     // Refused by the body parser, before any route ran: still counted under its route.
     expect((await ingest({ event: 'page.view', data: { blob: 'x'.repeat(1024 * 1024) } })).status).toBe(413);
-    expect((await api.request('GET', '/no-such-path')).status).toBe(404);
-    expect((await api.request('GET', `/v1/apps/${app.id}/events`, { headers: account.auth })).status).toBe(200);
+    expect((await s.api.request('GET', '/no-such-path')).status).toBe(404);
+    expect((await s.api.request('GET', `/v1/apps/${app.id}/events`, { headers: s.account.auth })).status).toBe(200);
 
     // The worker's share: stored, evaluated, delivered.
     const movedNow = async () => movedSeries(before, await current(), counted);
@@ -98,7 +85,7 @@ describe.each(MODES)('metrics (%s)', (mode) => {
       30_000,
       'the events stored, the rule evaluated and the alert delivered',
     );
-    expect(receiver.requests).toHaveLength(1);
+    expect(s.receiver.requests).toHaveLength(1);
 
     const text = await scrape();
     const after = parseMetrics(text);
@@ -172,8 +159,8 @@ describe.each(MODES)('metrics (%s)', (mode) => {
       }
     }
 
-    // No label holds an app, account, customer, event or rule: label values come from fixed sets.
-    const identifying = [app.id, app.slug, account.accountId, apiKey, destination.body.id, rule.body.id, 'order.created', 'page.view', 'signup'];
+    // No label holds an app, s.account, customer, event or rule: label values come from fixed sets.
+    const identifying = [app.id, app.slug, s.account.accountId, apiKey, destination.body.id, rule.body.id, 'order.created', 'page.view', 'signup'];
     const values = [...after.values()].flatMap((s) => Object.values(s.labels));
     for (const word of identifying) expect(values.filter((v) => v.includes(word)), word).toEqual([]);
     const routes = new Set([...after.values()].filter((s) => s.name.startsWith('eas_http_')).map((s) => s.labels.route));
@@ -186,7 +173,7 @@ describe.each(MODES)('metrics (%s)', (mode) => {
   });
 
   it('reports each dependency up after a readiness check', async () => {
-    expect((await api.request('GET', '/readyz')).status).toBe(200);
+    expect((await s.api.request('GET', '/readyz')).status).toBe(200);
     const up = [...(await current()).values()].filter((s) => s.name === 'eas_dependency_up');
     const expected = mode === 'embedded' ? ['chdb', 'sqlite'] : ['clickhouse', 'kafka', 'postgres', 'redis'];
     expect(up.map((s) => s.labels.dependency).sort()).toEqual(expected);

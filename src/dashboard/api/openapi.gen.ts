@@ -271,6 +271,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/otlp/v1/logs": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * OpenTelemetry logs (OTLP/HTTP), each record an event of the app that owns the API key
+         * @description Takes an ExportLogsServiceRequest as `application/x-protobuf` or `application/json`, compressed or not, and answers in the same encoding. Each record becomes an event: `event` is the record's event name, else its `event.name` attribute, else `log`; `level` comes from the severity number (1–12 `info`, 13–16 `warning`, 17–24 `error`, unset `info`); `customer_id` from the `enduser.id` or `customer.id` attribute; `timestamp` from the record's time, else its observed time, else now; `data` is the record's attributes plus `body` when set; `metadata` the resource's string, number and boolean attributes. A record that is not a valid event (or breaks the app schema of its name) is counted in `partialSuccess.rejectedLogRecords`, and the others are accepted: 200 means the accepted ones are durable. A body that is not a logs request is 400.
+         */
+        readonly post: operations["exportOtlpLogs"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/apps/{appId}/events": {
         readonly parameters: {
             readonly query?: never;
@@ -745,6 +765,70 @@ export interface components {
             readonly metadata?: {
                 readonly [key: string]: string | number | boolean;
             };
+        };
+        /** @description opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse */
+        readonly OtlpLogsResponse: {
+            /** @description Present when some records were not accepted */
+            readonly partialSuccess?: {
+                /** @description How many records were not accepted (int64, as a decimal string) */
+                readonly rejectedLogRecords: string;
+                /** @description Why, for the first of them */
+                readonly errorMessage: string;
+            };
+        };
+        /** @description opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest (OTLP/HTTP, JSON mapping); the fields read are listed */
+        readonly OtlpLogsRequest: {
+            readonly resourceLogs?: readonly ({
+                readonly resource?: {
+                    readonly attributes?: readonly components["schemas"]["__schema0"][];
+                } & {
+                    readonly [key: string]: unknown;
+                };
+                readonly scopeLogs?: readonly ({
+                    readonly logRecords?: readonly ({
+                        readonly timeUnixNano?: string | number;
+                        readonly observedTimeUnixNano?: string | number;
+                        readonly severityNumber?: number;
+                        readonly severityText?: string;
+                        readonly body?: components["schemas"]["__schema1"];
+                        readonly attributes?: readonly components["schemas"]["__schema0"][];
+                        readonly eventName?: string;
+                    } & {
+                        readonly [key: string]: unknown;
+                    })[];
+                } & {
+                    readonly [key: string]: unknown;
+                })[];
+            } & {
+                readonly [key: string]: unknown;
+            })[];
+        } & {
+            readonly [key: string]: unknown;
+        };
+        readonly __schema0: {
+            readonly key?: string;
+            readonly value?: components["schemas"]["__schema1"];
+        } & {
+            readonly [key: string]: unknown;
+        };
+        readonly __schema1: {
+            readonly stringValue?: string;
+            readonly boolValue?: boolean;
+            readonly intValue?: string | number;
+            readonly doubleValue?: number;
+            readonly arrayValue?: {
+                readonly values?: readonly components["schemas"]["__schema1"][];
+            } & {
+                readonly [key: string]: unknown;
+            };
+            readonly kvlistValue?: {
+                readonly values?: readonly components["schemas"]["__schema0"][];
+            } & {
+                readonly [key: string]: unknown;
+            };
+            readonly bytesValue?: string;
+        } & {
+            readonly [key: string]: unknown;
         };
         readonly EventPage: {
             readonly items: readonly components["schemas"]["Event"][];
@@ -3098,6 +3182,113 @@ export interface operations {
             };
             /** @description Resource not found */
             readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing resource */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body not JSON, or in a charset other than UTF-8, or in a content encoding other than gzip, deflate or br */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            readonly 429: {
+                headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readonly exportOtlpLogs: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Makes a retry safe: a repeat of the same body under the same key within 24 hours gets the first answer back and stores nothing new; the same key with another body, or while its first request is still being answered, is a 409. 1 to 255 printable ASCII characters; use one key per batch of events. */
+                readonly "Idempotency-Key"?: string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/x-protobuf": string;
+                readonly "application/json": components["schemas"]["OtlpLogsRequest"];
+            };
+        };
+        readonly responses: {
+            /** @description The accepted records are durable; `partialSuccess` counts the others */
+            readonly 200: {
+                headers: {
+                    readonly "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    readonly RateLimit: components["headers"]["RateLimit"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["OtlpLogsResponse"];
+                    readonly "application/x-protobuf": string;
+                };
+            };
+            /** @description Validation error: `message` says what is wrong, `details` lists each problem */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or invalid */
+            readonly 401: {
                 headers: {
                     readonly [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
+import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN, METADATA_KEY_RULE } from '../../domain/default-metadata.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from '../../domain/text.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { appParams } from './app-params.js';
@@ -14,7 +14,7 @@ const metadataValue = z.union([z.string().max(MAX_METADATA_STRING_LENGTH, VALUE_
 export const defaultMetadataSchema = z
   .record(z.string().regex(METADATA_KEY_PATTERN), metadataValue, {
     error: (issue) => {
-      if (issue.code === 'invalid_key') return 'keys must be 1–100 letters, digits, _ or -, not starting with -';
+      if (issue.code === 'invalid_key') return `keys must be ${METADATA_KEY_RULE}`;
       if (issue.code === 'invalid_type') return 'must be an object';
       return undefined;
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN } from '../../domain/default-metadata.js';
+import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN, METADATA_KEY_RULE } from '../../domain/default-metadata.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { MAX_EVENT_DATA_DEPTH, jsonValueProblem } from '../../domain/json-limits.js';
 import { isJsonObject } from '../../domain/json-object.js';
@@ -40,7 +40,7 @@ export const ingestEventSchema = z
     timestamp: timestampSchema.optional().describe('Event time (default: time of ingestion)'),
     metadata: z
       .record(
-        z.string().regex(METADATA_KEY_PATTERN, 'keys must be 1 to 100 characters of A-Z a-z 0-9 _ - (not starting with -)'),
+        z.string().regex(METADATA_KEY_PATTERN, `keys must be ${METADATA_KEY_RULE}`),
         z.union([z.string().max(MAX_METADATA_STRING_LENGTH), z.number().finite(), z.boolean()], { error: 'values must be strings, numbers or booleans' }),
         { error: 'must be an object' },
       )

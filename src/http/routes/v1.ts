@@ -9,6 +9,7 @@ import { eventRoutes } from './events.route.js';
 import { ingestRoutes } from './ingest.route.js';
 import { notificationRuleRoutes } from './notification-rules.route.js';
 import { openApiRoute } from './openapi.route.js';
+import { otlpRoutes } from './otlp.route.js';
 import { schemaRoutes } from './schemas.route.js';
 import { statsRoutes } from './stats.route.js';
 
@@ -23,6 +24,7 @@ export function v1Routes(deps: ApiDeps): AnyRoute[] {
     ...schemaRoutes(deps),
     ...defaultMetadataRoutes(deps),
     ...ingestRoutes(deps),
+    ...otlpRoutes(deps),
     ...eventRoutes(deps),
     ...statsRoutes(deps),
     ...destinationRoutes(deps),
