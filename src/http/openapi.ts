@@ -92,10 +92,31 @@ function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Rec
   });
   // Rewritten before the split: a component may refer to another one (`AppWithApiKey` → `App`).
   const rewritten = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  if (io === 'input') defaultsAsText(rewritten);
   delete rewritten.$schema;
   for (const [id, def] of Object.entries(rewritten.$defs ?? {})) components[id] = def;
   delete rewritten.$defs;
   return rewritten;
+}
+
+/**
+ * A request field with a default may be left out: it is not `required`. Client generators read a
+ * `default` otherwise, though (openapi-typescript makes such a field required in the type a client must
+ * fill in), so in request schemas each default is said in the field's description instead.
+ */
+function defaultsAsText(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) defaultsAsText(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as JsonSchema;
+  if ('default' in schema) {
+    const said = `Default: \`${JSON.stringify(schema.default)}\`.`;
+    schema.description = typeof schema.description === 'string' ? `${schema.description.replace(/\.$/, '')}. ${said}` : said;
+    delete schema.default;
+  }
+  for (const value of Object.values(schema)) defaultsAsText(value);
 }
 
 function parameters(route: AnyRoute, components: Record<string, JsonSchema>): JsonSchema[] {

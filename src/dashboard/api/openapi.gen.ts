@@ -742,18 +742,15 @@ export interface components {
         readonly IngestEvent: {
             /** @description Event name */
             readonly event: string;
-            /**
-             * @description Event payload: any JSON object, nested at most 32 levels deep
-             * @default {}
-             */
-            readonly data: {
+            /** @description Event payload: any JSON object, nested at most 32 levels deep. Default: `{}`. */
+            readonly data?: {
                 readonly [key: string]: unknown;
             };
             /**
-             * @default info
+             * @description Default: `"info"`.
              * @enum {string}
              */
-            readonly level: "info" | "warning" | "error" | "success";
+            readonly level?: "info" | "warning" | "error" | "success";
             /** @description Optional customer reference */
             readonly customer_id?: string;
             /**
@@ -1018,8 +1015,8 @@ export interface components {
              * @enum {string}
              */
             readonly channel?: "slack" | "discord" | "email" | "webhook";
-            /** @default true */
-            readonly enabled: boolean;
+            /** @description Default: `true`. */
+            readonly enabled?: boolean;
             /** @description Ignored; responses show the destination's target */
             readonly target?: string | null;
             /** @description The message this action sends instead of the default; placeholders such as `{{data.amount}}` are filled from the alert */
@@ -1062,33 +1059,21 @@ export interface components {
                 readonly name: string;
                 /** @description Event name watched */
                 readonly eventName: string;
-                /** @default true */
-                readonly enabled: boolean;
+                /** @description Default: `true`. */
+                readonly enabled?: boolean;
                 /**
-                 * @description `all`: every condition must hold; `any`: at least one
-                 * @default all
+                 * @description `all`: every condition must hold; `any`: at least one. Default: `"all"`.
                  * @enum {string}
                  */
-                readonly match: "all" | "any";
-                /**
-                 * @description Empty: the rule triggers on every event of the name
-                 * @default []
-                 */
-                readonly conditions: readonly components["schemas"]["ConditionInput"][];
-                /** @default [] */
-                readonly actions: readonly components["schemas"]["RuleActionInput"][];
-                /**
-                 * @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)
-                 * @default 0
-                 */
-                readonly cooldownSeconds: number;
-                /**
-                 * @description What makes matching events trigger the rule; default `{ "type": "every" }`
-                 * @default {
-                 *       "type": "every"
-                 *     }
-                 */
-                readonly trigger: components["schemas"]["RuleTrigger"];
+                readonly match?: "all" | "any";
+                /** @description Empty: the rule triggers on every event of the name. Default: `[]`. */
+                readonly conditions?: readonly components["schemas"]["ConditionInput"][];
+                /** @description Default: `[]`. */
+                readonly actions?: readonly components["schemas"]["RuleActionInput"][];
+                /** @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold). Default: `0`. */
+                readonly cooldownSeconds?: number;
+                /** @description What makes matching events trigger the rule; default `{ "type": "every" }`. Default: `{"type":"every"}`. */
+                readonly trigger?: components["schemas"]["RuleTrigger"];
             };
             /** @description A stored event to render the messages for */
             readonly eventId?: string;
@@ -1122,33 +1107,21 @@ export interface components {
                 readonly name: string;
                 /** @description Event name watched */
                 readonly eventName: string;
-                /** @default true */
-                readonly enabled: boolean;
+                /** @description Default: `true`. */
+                readonly enabled?: boolean;
                 /**
-                 * @description `all`: every condition must hold; `any`: at least one
-                 * @default all
+                 * @description `all`: every condition must hold; `any`: at least one. Default: `"all"`.
                  * @enum {string}
                  */
-                readonly match: "all" | "any";
-                /**
-                 * @description Empty: the rule triggers on every event of the name
-                 * @default []
-                 */
-                readonly conditions: readonly components["schemas"]["ConditionInput"][];
-                /** @default [] */
-                readonly actions: readonly components["schemas"]["RuleActionInput"][];
-                /**
-                 * @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)
-                 * @default 0
-                 */
-                readonly cooldownSeconds: number;
-                /**
-                 * @description What makes matching events trigger the rule; default `{ "type": "every" }`
-                 * @default {
-                 *       "type": "every"
-                 *     }
-                 */
-                readonly trigger: components["schemas"]["RuleTrigger"];
+                readonly match?: "all" | "any";
+                /** @description Empty: the rule triggers on every event of the name. Default: `[]`. */
+                readonly conditions?: readonly components["schemas"]["ConditionInput"][];
+                /** @description Default: `[]`. */
+                readonly actions?: readonly components["schemas"]["RuleActionInput"][];
+                /** @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold). Default: `0`. */
+                readonly cooldownSeconds?: number;
+                /** @description What makes matching events trigger the rule; default `{ "type": "every" }`. Default: `{"type":"every"}`. */
+                readonly trigger?: components["schemas"]["RuleTrigger"];
             };
             /**
              * Format: date-time
@@ -1251,9 +1224,9 @@ export interface operations {
     readonly listClientSecrets: {
         readonly parameters: {
             readonly query?: {
-                /** @description Most items to return, 1 to 1000 */
+                /** @description Most items to return, 1 to 1000. Default: `100`. */
                 readonly limit?: number;
-                /** @description Items to skip from the start of the list (oldest first) */
+                /** @description Items to skip from the start of the list (oldest first). Default: `0`. */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -1546,9 +1519,9 @@ export interface operations {
     readonly listApps: {
         readonly parameters: {
             readonly query?: {
-                /** @description Most items to return, 1 to 1000 */
+                /** @description Most items to return, 1 to 1000. Default: `100`. */
                 readonly limit?: number;
-                /** @description Items to skip from the start of the list (oldest first) */
+                /** @description Items to skip from the start of the list (oldest first). Default: `0`. */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -2259,9 +2232,9 @@ export interface operations {
     readonly listEventSchemas: {
         readonly parameters: {
             readonly query?: {
-                /** @description Most items to return, 1 to 1000 */
+                /** @description Most items to return, 1 to 1000. Default: `100`. */
                 readonly limit?: number;
-                /** @description Items to skip from the start of the list (oldest first) */
+                /** @description Items to skip from the start of the list (oldest first). Default: `0`. */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -3369,7 +3342,7 @@ export interface operations {
                 readonly from?: string;
                 /** @description End of the time range (exclusive) */
                 readonly to?: string;
-                /** @description Most items on the page, 1 to 100 */
+                /** @description Most items on the page, 1 to 100. Default: `25`. */
                 readonly limit?: number;
                 /** @description Opaque cursor taken from the previous response */
                 readonly cursor?: string;
@@ -3574,7 +3547,7 @@ export interface operations {
                 readonly interval?: "minute" | "hour" | "day";
                 /** @description One series per value of this field */
                 readonly groupBy?: "level" | "event" | "customer_id";
-                /** @description With groupBy: the number of series, the largest by total */
+                /** @description With groupBy: the number of series, the largest by total. Default: `10`. */
                 readonly limit?: number;
             };
             readonly header?: never;
@@ -3681,7 +3654,7 @@ export interface operations {
                 readonly to?: string;
                 /** @description The field whose values are ranked */
                 readonly by: "level" | "event" | "customer_id";
-                /** @description Most values to return, the commonest first */
+                /** @description Most values to return, the commonest first. Default: `10`. */
                 readonly limit?: number;
             };
             readonly header?: never;
@@ -3776,9 +3749,9 @@ export interface operations {
     readonly listDestinations: {
         readonly parameters: {
             readonly query?: {
-                /** @description Most items to return, 1 to 1000 */
+                /** @description Most items to return, 1 to 1000. Default: `100`. */
                 readonly limit?: number;
-                /** @description Items to skip from the start of the list (oldest first) */
+                /** @description Items to skip from the start of the list (oldest first). Default: `0`. */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -4459,9 +4432,9 @@ export interface operations {
     readonly listNotificationRules: {
         readonly parameters: {
             readonly query?: {
-                /** @description Most items to return, 1 to 1000 */
+                /** @description Most items to return, 1 to 1000. Default: `100`. */
                 readonly limit?: number;
-                /** @description Items to skip from the start of the list (oldest first) */
+                /** @description Items to skip from the start of the list (oldest first). Default: `0`. */
                 readonly offset?: number;
             };
             readonly header?: never;
@@ -4570,32 +4543,20 @@ export interface operations {
                     readonly name: string;
                     /** @description Event name watched */
                     readonly eventName: string;
-                    /** @default true */
+                    /** @description Default: `true`. */
                     readonly enabled?: boolean;
                     /**
-                     * @description `all`: every condition must hold; `any`: at least one
-                     * @default all
+                     * @description `all`: every condition must hold; `any`: at least one. Default: `"all"`.
                      * @enum {string}
                      */
                     readonly match?: "all" | "any";
-                    /**
-                     * @description Empty: the rule triggers on every event of the name
-                     * @default []
-                     */
+                    /** @description Empty: the rule triggers on every event of the name. Default: `[]`. */
                     readonly conditions?: readonly components["schemas"]["ConditionInput"][];
-                    /** @default [] */
+                    /** @description Default: `[]`. */
                     readonly actions?: readonly components["schemas"]["RuleActionInput"][];
-                    /**
-                     * @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold)
-                     * @default 0
-                     */
+                    /** @description After a trigger, matches within this many seconds neither deliver nor count (per group for a grouped threshold). Default: `0`. */
                     readonly cooldownSeconds?: number;
-                    /**
-                     * @description What makes matching events trigger the rule; default `{ "type": "every" }`
-                     * @default {
-                     *       "type": "every"
-                     *     }
-                     */
+                    /** @description What makes matching events trigger the rule; default `{ "type": "every" }`. Default: `{"type":"every"}`. */
                     readonly trigger?: components["schemas"]["RuleTrigger"];
                 };
             };
@@ -5510,7 +5471,7 @@ export interface operations {
                 readonly ruleId?: string;
                 /** @description Only the deliveries in this state */
                 readonly status?: "pending" | "succeeded" | "failed";
-                /** @description Most items on the page, 1 to 100 */
+                /** @description Most items on the page, 1 to 100. Default: `25`. */
                 readonly limit?: number;
                 /** @description Opaque cursor taken from the previous response */
                 readonly cursor?: string;
