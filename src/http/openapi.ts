@@ -185,7 +185,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       responses: responses(route, components),
     };
     if (route.body) {
-      const schema = toJsonSchema(route.body as z.ZodType, 'input', components);
+      const schema = toJsonSchema((route.documentedBody ?? route.body) as z.ZodType, 'input', components);
       const mediaTypes = route.bodyReader?.mediaTypes ?? ['application/json'];
       operation.requestBody = { required: true, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: type === 'application/json' ? schema : BINARY }])) };
     }

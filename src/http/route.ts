@@ -66,6 +66,11 @@ export interface RouteDefinition<
   readonly query?: Q;
   readonly body?: B;
   /**
+   * What the OpenAPI document shows for `body`, when `body` is a form client generators cannot turn into
+   * code (a union of an object and an array): one of the forms `body` accepts, the others in its description.
+   */
+  readonly documentedBody?: z.ZodType;
+  /**
    * A written-out check of `body` for the usual, well-formed case: what `body` would give, or undefined
    * to let `body` (and its messages) decide. For the hot path only (ingest); it must accept nothing
    * that `body` refuses.

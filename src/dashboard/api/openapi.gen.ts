@@ -739,6 +739,8 @@ export interface components {
                 readonly id: string;
             }[];
         };
+        /** @description 1 to 100 events. A single event object, not in an array, is accepted too: it is a batch of that one event. */
+        readonly IngestEventBatch: readonly components["schemas"]["IngestEvent"][];
         readonly IngestEvent: {
             /** @description Event name */
             readonly event: string;
@@ -3003,7 +3005,7 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
-                readonly "application/json": components["schemas"]["IngestEvent"] | readonly components["schemas"]["IngestEvent"][];
+                readonly "application/json": components["schemas"]["IngestEventBatch"];
             };
         };
         readonly responses: {

@@ -58,17 +58,21 @@ function beyondDayLimit(events: ReadonlyArray<{ readonly timestamp?: string | un
   return firstBeyondDayLimit(events.map((e) => (e.timestamp === undefined ? undefined : new Date(e.timestamp))), new Date());
 }
 
-export const ingestBodySchema = z.union([
-  ingestEventSchema,
-  z
-    .array(ingestEventSchema, { error: 'must be an event object or an array of them' })
-    .min(1, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
-    .max(MAX_EVENTS_PER_REQUEST, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
-    .superRefine((events, ctx) => {
-      const index = beyondDayLimit(events);
-      if (index !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'timestamp'], message: DAYS_MESSAGE });
-    }),
-]);
+/** The batch form of an ingest body: 1 to 100 events, on at most 31 distinct days. */
+export const ingestBatchSchema = z
+  .array(ingestEventSchema, { error: 'must be an event object or an array of them' })
+  .min(1, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
+  .max(MAX_EVENTS_PER_REQUEST, `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events`)
+  .superRefine((events, ctx) => {
+    const index = beyondDayLimit(events);
+    if (index !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'timestamp'], message: DAYS_MESSAGE });
+  })
+  .meta({
+    id: 'IngestEventBatch',
+    description: `1 to ${MAX_EVENTS_PER_REQUEST} events. A single event object, not in an array, is accepted too: it is a batch of that one event.`,
+  });
+
+export const ingestBodySchema = z.union([ingestEventSchema, ingestBatchSchema]);
 
 export type IngestEvent = z.output<typeof ingestEventSchema>;
 export type IngestBody = z.output<typeof ingestBodySchema>;

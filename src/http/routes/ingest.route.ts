@@ -6,7 +6,7 @@ import type { ExchangeNotes } from '../../observability/http-metrics.js';
 import type { IngestItem, IngestRequest, IngestResult } from '../../services/ingest.service.js';
 import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
 import { appParams } from './app-params.js';
-import { ingestBodySchema, ingestEventSchema, wellFormedIngestBody, type IngestBody } from './ingest-body.js';
+import { ingestBatchSchema, ingestBodySchema, ingestEventSchema, wellFormedIngestBody, type IngestBody } from './ingest-body.js';
 import type { ApiDeps } from './api-deps.js';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -89,6 +89,9 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       tags: ['ingest'],
       auth: 'api_key',
       body: ingestBodySchema,
+      // Java and other generators cannot make code of an object-or-array union: the document shows
+      // the batch form, and says that a single object is accepted too.
+      documentedBody: ingestBatchSchema,
       fastBody: wellFormedIngestBody,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       ingest: true,
