@@ -13,6 +13,11 @@ import { v1Routes } from '../../src/http/routes/v1.js';
  * fails when the committed file is not what the current route declarations give.
  */
 export const DASHBOARD_TYPES_FILE = fileURLToPath(new URL('../../src/dashboard/api/openapi.gen.ts', import.meta.url));
+/**
+ * The client library's types (clients/js), made the same way from the part of the document it uses:
+ * the ingest operation and the schemas it names. The package ships on its own, so it carries them.
+ */
+export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../clients/js/src/api-types.ts', import.meta.url));
 
 const HEADER = `/**
  * Generated from GET /v1/openapi.json by \`npm run dashboard:types\` (openapi-typescript); do not edit.
@@ -32,17 +37,44 @@ export async function v1OpenApiDocument(): Promise<OpenAPI3> {
   return result.body as OpenAPI3;
 }
 
-/** The text of src/dashboard/api/openapi.gen.ts for the current route declarations. */
+/** The text of src/dashboard/api/openapi.gen.ts (and of the client library's copy) for the current route declarations. */
 export async function renderDashboardTypes(): Promise<string> {
   const ast = await openapiTS(await v1OpenApiDocument(), { immutable: true });
   return HEADER + astToString(ast);
 }
 
-export function committedDashboardTypes(): string {
-  return readFileSync(DASHBOARD_TYPES_FILE, 'utf8');
+const CLIENT_HEADER = `/**
+ * Generated from the ingest operation of GET /v1/openapi.json by \`npm run dashboard:types\` in the
+ * service's repository (openapi-typescript); do not edit.
+ */
+`;
+
+/** The text of clients/js/src/api-types.ts: the ingest operation and every schema it refers to. */
+export async function renderClientTypes(): Promise<string> {
+  const document = await v1OpenApiDocument();
+  const paths = { '/v1/ingest': document.paths!['/v1/ingest']! };
+  const schemas = document.components!.schemas!;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    const text = JSON.stringify(node);
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (used.has(name!)) continue;
+      used.add(name!);
+      visit(schemas[name!]);
+    }
+  };
+  visit(paths);
+  const trimmed = { ...document, paths, components: { ...document.components, schemas: Object.fromEntries([...used].sort().map((name) => [name, schemas[name]!])) } };
+  return CLIENT_HEADER + astToString(await openapiTS(trimmed, { immutable: true }));
+}
+
+export function committedDashboardTypes(file = DASHBOARD_TYPES_FILE): string {
+  return readFileSync(file, 'utf8');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(DASHBOARD_TYPES_FILE, await renderDashboardTypes());
-  process.stdout.write(`wrote ${DASHBOARD_TYPES_FILE}\n`);
+  for (const [file, types] of [[DASHBOARD_TYPES_FILE, await renderDashboardTypes()], [CLIENT_TYPES_FILE, await renderClientTypes()]] as const) {
+    writeFileSync(file, types);
+    process.stdout.write(`wrote ${file}\n`);
+  }
 }
