@@ -146,6 +146,8 @@ describe('the client library (clients/js)', () => {
     expect(client.dropped).toBe(3);
     expect((await api.request('GET', `/v1/apps/${appId}/events`, { headers: account.auth })).body.items).toEqual([]);
     await client.close();
+    expect(client.track({ event: 'after.close' })).toBe(false);
+    expect(drops.at(-1)).toEqual({ events: [{ event: 'after.close' }], reason: 'closed', message: 'the client is closed' });
   });
 
   it('sends what is queued when a Node process ends without flushing', async () => {

@@ -24,7 +24,10 @@ export interface ClientOptions {
   readonly retryMaxMs?: number;
   /** Send what is queued when the process is about to exit (Node) or the page is hidden (browsers). Default true. */
   readonly flushOnExit?: boolean;
-  /** Told about events that will not be sent: the queue was full, the service refused them, or every retry failed. */
+  /**
+   * Told about events that will not be sent: the queue was full, the client was closed, the service
+   * refused them, every retry failed, or the batch could not be sent at all.
+   */
   readonly onDrop?: (drop: Drop) => void;
   /** The fetch to use; the global one by default. */
   readonly fetch?: typeof fetch;
@@ -32,7 +35,7 @@ export interface ClientOptions {
 
 export interface Drop {
   readonly events: readonly EventInput[];
-  readonly reason: 'queue_full' | 'refused' | 'retries_exhausted';
+  readonly reason: 'queue_full' | 'closed' | 'refused' | 'retries_exhausted' | 'failed';
   /** What the service or the network said. */
   readonly message: string;
 }
@@ -90,7 +93,8 @@ export class EventAlertingClient {
   /** Queues an event; false when the queue is full (or the client closed) and the event was dropped. */
   track(event: EventInput): boolean {
     if (this.#closed || this.#queue.length >= this.#options.maxQueueSize) {
-      this.#drop([event], 'queue_full', this.#closed ? 'the client is closed' : `the queue holds ${this.#options.maxQueueSize} events`);
+      if (this.#closed) this.#drop([event], 'closed', 'the client is closed');
+      else this.#drop([event], 'queue_full', `the queue holds ${this.#options.maxQueueSize} events`);
       return false;
     }
     this.#queue.push(event);
@@ -119,7 +123,8 @@ export class EventAlertingClient {
       try {
         while (this.#queue.length > 0) {
           const batch = this.#queue.slice(0, this.#options.maxBatchSize);
-          await this.#deliver(batch);
+          // A batch that cannot even be encoded is given up, not tried forever.
+          await this.#deliver(batch).catch((err: unknown) => this.#drop(batch, 'failed', err instanceof Error ? err.message : String(err)));
           this.#queue.splice(0, batch.length);
         }
       } finally {
