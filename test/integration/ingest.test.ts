@@ -91,6 +91,23 @@ describe.each(MODES)('POST /v1/ingest (%s)', (mode) => {
     expect(events.find((e) => e.event === 'b')!.timestamp.toISOString()).toBe(tenDaysAgo.toISOString());
   });
 
+  it("takes an offset written without its colon (Python's %z) as the same instant, in a timestamp and in a read's from and to", async () => {
+    const { account, appId, apiKey } = await newApp();
+    const at = new Date(Date.now() - 3 * 86_400_000);
+    // As Python's strftime('%Y-%m-%dT%H:%M:%S.%f%z') writes it: microseconds and +hhmm.
+    const python = (date: Date, offsetHours: number) => {
+      const local = new Date(date.getTime() + offsetHours * 3_600_000).toISOString().slice(0, 23);
+      return `${local}000${offsetHours < 0 ? '-' : '+'}${String(Math.abs(offsetHours)).padStart(2, '0')}00`;
+    };
+    expect((await ingest(apiKey, { event: 'py', timestamp: python(at, 2) })).status).toBe(202);
+    await waitFor(async () => (await stored(appId)).length === 1, 10_000, 'the event');
+    expect((await stored(appId))[0]!.timestamp.toISOString()).toBe(at.toISOString());
+    const query = new URLSearchParams({ from: python(new Date(at.getTime() - 1000), 0), to: python(new Date(at.getTime() + 1000), -5) });
+    const read = await api.request('GET', `/v1/apps/${appId}/events?${query.toString()}`, { headers: account.auth });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.items.map((e: { event: string }) => e.event)).toEqual(['py']);
+  });
+
   it('merges the app default metadata under the event metadata', async () => {
     const { account, appId, apiKey } = await newApp();
     const put = await api.request('PUT', `/v1/apps/${appId}/default-metadata`, { headers: account.auth, body: { env: 'prod', region: 'eu' } });

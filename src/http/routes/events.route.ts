@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zonedDateTime } from './date-time.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { cursorPageQueryFields, defineRoute, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
@@ -6,7 +7,7 @@ import type { ApiDeps } from './api-deps.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
 
 const dateTime = (what: string) =>
-  z.iso.datetime({ offset: true, error: `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z` }).describe(what);
+  zonedDateTime().describe(what);
 
 /** The filters of every event read: the list, the counts and the top lists. */
 export const eventFilterFields = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zonedDateTime } from './date-time.js';
 import { MAX_DEFAULT_METADATA_KEYS, MAX_METADATA_STRING_LENGTH, METADATA_KEY_PATTERN, METADATA_KEY_RULE } from '../../domain/default-metadata.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { MAX_EVENT_DATA_DEPTH, jsonValueProblem } from '../../domain/json-limits.js';
@@ -12,9 +13,7 @@ const MAX_CUSTOMER_ID_LENGTH = 256;
 
 const wellFormed = (s: string) => isWellFormedUnicode(s);
 
-const timestampSchema = z.iso
-  .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
-  .refine((v) => Date.parse(v) <= Date.now() + MAX_EVENT_FUTURE_MS, 'must not be more than 24 hours in the future');
+const timestampSchema = zonedDateTime().refine((v) => Date.parse(v) <= Date.now() + MAX_EVENT_FUTURE_MS, 'must not be more than 24 hours in the future');
 
 export const ingestEventSchema = z
   .object({
@@ -108,12 +107,13 @@ function wellFormedEvent(raw: unknown): IngestEvent | undefined {
   if (level !== undefined && (typeof level !== 'string' || !LEVELS.has(level))) return undefined;
   if (customerId !== undefined && !isCustomerId(customerId)) return undefined;
   // The date-time rule is zod's own, taken whole: a written-out copy of its pattern could drift from it.
-  if (timestamp !== undefined && !timestampSchema.safeParse(timestamp).success) return undefined;
+  const time = timestamp === undefined ? undefined : timestampSchema.safeParse(timestamp);
+  if (time?.success === false) return undefined;
   if (metadata !== undefined && !isWellFormedMetadata(metadata)) return undefined;
   // The shape zod gives: defaults filled in, optional fields present only when sent, objects copied.
   const result: IngestEvent = { event, data: data === undefined ? {} : { ...data }, level: (level ?? 'info') as IngestEvent['level'] };
   if (customerId !== undefined) result.customer_id = customerId as string;
-  if (timestamp !== undefined) result.timestamp = timestamp as string;
+  if (time?.success) result.timestamp = time.data;
   if (metadata !== undefined) result.metadata = { ...(metadata as Record<string, string | number | boolean>) };
   return result;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zonedDateTime } from './date-time.js';
 import { EVENT_NAME_PATTERN } from '../../domain/event-schema.js';
 import { MATCH_MODES, OPERATORS, conditionInputSchema, matchSchema } from '../../domain/rule-conditions.js';
 import { isUuid } from '../../domain/uuid.js';
@@ -130,8 +131,7 @@ const snoozeBody = z
       .max(MAX_SNOOZE_MINUTES, `must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}`)
       .optional()
       .describe('Snooze for this many minutes from now'),
-    until: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' })
+    until: zonedDateTime('must be an ISO 8601 date-time with a time zone')
       .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
       .refine((v) => Date.parse(v) <= Date.now() + MAX_SNOOZE_MINUTES * 60_000, `must be at most ${MAX_SNOOZE_MINUTES / 1440} days ahead`)
       .optional()
@@ -168,8 +168,8 @@ const previewSchema = z
 const dryRunBody = z
   .strictObject({
     rule: createBody.describe('A rule body as for create; nothing is saved'),
-    from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }).optional().describe('Inclusive; default 24 hours before `to`'),
-    to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }).optional().describe('Exclusive; default now'),
+    from: zonedDateTime('must be an ISO 8601 date-time with a time zone').optional().describe('Inclusive; default 24 hours before `to`'),
+    to: zonedDateTime('must be an ISO 8601 date-time with a time zone').optional().describe('Exclusive; default now'),
   })
   .meta({ id: 'RuleDryRunInput' });
 
