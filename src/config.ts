@@ -117,6 +117,11 @@ export const envSchema = z.object({
     .optional()
     .describe('At start, make this exact value an active client secret (label bootstrap, all scopes) of the bootstrap account'),
   BOOTSTRAP_ACCOUNT_NAME: z.string().min(1, { error: 'expected a non-empty name' }).max(200).default('default').describe('Name of the account BOOTSTRAP_CLIENT_SECRET belongs to'),
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .regex(/^(\*|https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*)?$/, { error: 'expected * or a comma list of origins such as https://shop.example.com' })
+    .default('')
+    .describe('Origins whose web pages may send events (POST /v1/ingest, /v1/otlp/v1/logs) with an API key: a comma list, or * for any; empty allows none'),
   OUTBOUND_ALLOW_PRIVATE: boolean.default(false).describe('true lets destinations point at loopback, private and link-local addresses (local testing only)'),
   RATE_LIMIT_POINTS: positiveInt('a request count').default(1000).describe('Per-account request budget: this many requests ...'),
   RATE_LIMIT_DURATION_S: positiveInt('a number of seconds').default(1).describe('... per this many seconds, shared by every API process'),
@@ -153,7 +158,7 @@ export interface DistributedConfig {
 export interface Config {
   readonly mode: 'embedded' | 'distributed';
   readonly role: 'all' | 'api' | 'worker';
-  readonly http: { readonly host: string; readonly port: number };
+  readonly http: { readonly host: string; readonly port: number; readonly corsAllowedOrigins: readonly string[] };
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly dataDir: string;
   /** Present exactly when mode is distributed. */
@@ -217,7 +222,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   return deepFreeze({
     mode: distributed ? 'distributed' : 'embedded',
     role: e.ROLE,
-    http: { host: e.HOST, port: e.PORT },
+    http: { host: e.HOST, port: e.PORT, corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS === '' ? [] : e.CORS_ALLOWED_ORIGINS.split(',') },
     logLevel: e.LOG_LEVEL,
     dataDir: e.DATA_DIR,
     distributed,

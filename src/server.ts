@@ -27,6 +27,7 @@ export async function startServer(container: Container, options: { exposition?: 
     metrics: container.metrics,
     ...(options.exposition ? { exposition: options.exposition } : {}),
     readiness: container.services.readiness,
+    corsAllowedOrigins: container.config.http.corsAllowedOrigins,
     ...(servesApi
       ? {
           api: {

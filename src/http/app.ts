@@ -9,6 +9,7 @@ import type { ReadinessService } from '../services/readiness.service.js';
 import { dashboardRouter } from './dashboard.js';
 import { routeTable, type RouteTable, type RouteTemplate } from '../lib/route-table.js';
 import { errorHandler, methodNotAllowedHandler, notFoundHandler } from './error-response.js';
+import { ingestCors } from './cors.js';
 import { ingestEndpoint, INGEST_PATH } from './ingest-endpoint.js';
 import { mountRoutes } from './mount-routes.js';
 import type { AccountRateLimit } from './rate-limit.js';
@@ -26,6 +27,8 @@ export interface HttpAppDeps {
   readonly readiness: Pick<ReadinessService, 'check'>;
   /** The `/v1` API; absent in a worker process, which serves only probes and metrics. */
   readonly api?: { readonly routes: readonly AnyRoute[]; readonly authenticator: Authenticator; readonly rateLimit?: AccountRateLimit };
+  /** Origins whose pages may call the ingest endpoints (cors.ts); `*` for any. None by default. */
+  readonly corsAllowedOrigins?: readonly string[];
 }
 
 /** What systemRouter serves, as route templates for the HTTP metrics. */
@@ -53,8 +56,10 @@ export function createRequestListener(deps: HttpAppDeps): RequestListener {
   const app = createHttpApp(deps, routes, metrics);
   const route = deps.api?.routes.find((r) => r.method === 'post' && r.path === INGEST_PATH);
   const endpoint = deps.api && route ? ingestEndpoint({ route, routeDeps: deps.api, logger: deps.logger, metrics }) : undefined;
+  const cors = deps.api ? ingestCors(deps.corsAllowedOrigins ?? [], deps.logger) : undefined;
   return (req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (cors?.handle(req, res)) return;
     if (endpoint?.handles(req)) endpoint.handle(req, res);
     else app(req, res);
   };
