@@ -87,7 +87,9 @@ describe('the client library (clients/js)', () => {
 
   it('sends full batches, in order, gzip-compressed, each with a key of its own', async () => {
     const { appId, client, sent, drops } = await appWithClient({ maxBatchSize: 100, flushIntervalMs: 60_000 });
-    for (let n = 0; n < 250; n++) expect(client.track({ event: 'batch.test', data: { n } })).toBe(true);
+    // One at a time, and many at once.
+    for (let n = 0; n < 150; n++) expect(client.track({ event: 'batch.test', data: { n } })).toBe(true);
+    expect(client.track(Array.from({ length: 100 }, (_, i) => ({ event: 'batch.test', data: { n: 150 + i } })))).toBe(true);
     await client.flush();
     expect(sent.map((s) => [s.events, s.status, s.encoding])).toEqual([
       [100, 202, 'gzip'],
@@ -148,6 +150,14 @@ describe('the client library (clients/js)', () => {
     await client.close();
     expect(client.track({ event: 'after.close' })).toBe(false);
     expect(drops.at(-1)).toEqual({ events: [{ event: 'after.close' }], reason: 'closed', message: 'the client is closed' });
+
+    // Several at once: those that fit are queued, the rest reported.
+    const small = await appWithClient({ maxQueueSize: 1, flushIntervalMs: 60_000 });
+    expect(small.client.track([{ event: 'fits' }, { event: 'does.not' }])).toBe(false);
+    expect(small.client.pending).toBe(1);
+    expect(small.drops.map((d) => [d.reason, d.events.map((e) => e.event)])).toEqual([['queue_full', ['does.not']]]);
+    await small.client.close();
+    await readAll(small.appId, 1);
   });
 
   it('sends what is queued when a Node process ends without flushing', async () => {

@@ -90,17 +90,24 @@ export class EventAlertingClient {
     return this.#queue.length;
   }
 
-  /** Queues an event; false when the queue is full (or the client closed) and the event was dropped. */
-  track(event: EventInput): boolean {
-    if (this.#closed || this.#queue.length >= this.#options.maxQueueSize) {
-      if (this.#closed) this.#drop([event], 'closed', 'the client is closed');
-      else this.#drop([event], 'queue_full', `the queue holds ${this.#options.maxQueueSize} events`);
-      return false;
+  /**
+   * Queues one event, or several in order; false when any of them was dropped because the queue was
+   * full (or the client closed).
+   */
+  track(events: EventInput | readonly EventInput[]): boolean {
+    const list: readonly EventInput[] = Array.isArray(events) ? events : [events as EventInput];
+    const room = this.#closed ? 0 : Math.max(0, this.#options.maxQueueSize - this.#queue.length);
+    const refused = list.slice(room);
+    if (refused.length > 0) {
+      if (this.#closed) this.#drop(refused, 'closed', 'the client is closed');
+      else this.#drop(refused, 'queue_full', `the queue holds ${this.#options.maxQueueSize} events`);
     }
-    this.#queue.push(event);
+    const kept = list.slice(0, room);
+    if (kept.length === 0) return false;
+    this.#queue.push(...kept);
     if (this.#queue.length >= this.#options.maxBatchSize) void this.#send();
     else this.#timer ??= unref(setTimeout(() => void this.#send(), this.#options.flushIntervalMs));
-    return true;
+    return refused.length === 0;
   }
 
   /** Sends everything queued; resolves once each batch was accepted or dropped. */
@@ -178,7 +185,7 @@ export class EventAlertingClient {
     return new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
   }
 
-  #drop(events: EventInput[], reason: Drop['reason'], message: string): void {
+  #drop(events: readonly EventInput[], reason: Drop['reason'], message: string): void {
     this.#dropped += events.length;
     this.#options.onDrop?.({ events, reason, message });
   }
