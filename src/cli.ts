@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { COMMANDS, commandHelp, INVOCATIONS, parseCommandOptions, usage, usageLine, UsageError, type ParsedCommandLine } from './cli/commands.js';
+import { COMMANDS, commandHelp, commandUsage, parseCommandOptions, usage, UsageError, type ParsedCommandLine } from './cli/commands.js';
 import { VERSION } from './build-info.js';
 import { ConfigError, loadConfigFromProcess } from './config.js';
 import { createOperatorContext } from './container.js';
@@ -39,7 +39,7 @@ async function run(argv: readonly string[]): Promise<number> {
     line = parseCommandOptions(command, args);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    return report({ kind: 'usage', message: err.message, usage: `Usage: ${INVOCATIONS[0]} ${usageLine(name!, command)}` }, wantsJson);
+    return report({ kind: 'usage', message: err.message, usage: commandUsage(name!, command) }, wantsJson);
   }
   if (line.help) {
     out(commandHelp(name!, command));
@@ -68,7 +68,7 @@ async function run(argv: readonly string[]): Promise<number> {
     out(line.json ? JSON.stringify(result.json, null, 2) : result.lines.join('\n'));
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) return report({ kind: 'usage', message: err.message, usage: `Usage: ${INVOCATIONS[0]} ${usageLine(name!, command)}` }, line.json);
+    if (err instanceof UsageError) return report({ kind: 'usage', message: err.message, usage: commandUsage(name!, command) }, line.json);
     // A value the service refuses to accept (an app slug where only an id will do) is a usage error.
     if (err instanceof DomainError) return report({ kind: err.code === 'validation_failed' ? 'usage' : 'failed', message: err.message }, line.json);
     throw err;

@@ -275,6 +275,11 @@ export function usageLine(name: string, command: Command): string {
   return [name, ...options, '[--json]'].join(' ');
 }
 
+/** `Usage: event-alerting <command> <its options>`, as a wrong command line and `--help` say it. */
+export function commandUsage(name: string, command: Command): string {
+  return `Usage: ${INVOCATIONS[0]} ${usageLine(name, command)}`;
+}
+
 /** `<command> --help`: its usage, what it does, and each option. */
 export function commandHelp(name: string, command: Command): string {
   const options = [
@@ -282,7 +287,7 @@ export function commandHelp(name: string, command: Command): string {
     ...Object.entries(COMMON_OPTIONS).map(([option, description]) => [`--${option}`, description] as const),
   ];
   const width = Math.max(...options.map(([flag]) => flag.length));
-  return [`Usage: ${INVOCATIONS[0]} ${usageLine(name, command)}`, '', command.summary, '', 'Options:', ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`)].join('\n');
+  return [commandUsage(name, command), '', command.summary, '', 'Options:', ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`)].join('\n');
 }
 
 export function usage(): string {

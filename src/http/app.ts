@@ -56,7 +56,8 @@ export function createRequestListener(deps: HttpAppDeps): RequestListener {
   const app = createHttpApp(deps, routes, metrics);
   const route = deps.api?.routes.find((r) => r.method === 'post' && r.path === INGEST_PATH);
   const endpoint = deps.api && route ? ingestEndpoint({ route, routeDeps: deps.api, logger: deps.logger, metrics }) : undefined;
-  const cors = deps.api ? ingestCors(deps.corsAllowedOrigins ?? [], deps.logger) : undefined;
+  const keyed = (deps.api?.routes ?? []).filter((r) => r.auth === 'api_key').map((r) => r.path);
+  const cors = ingestCors(keyed, deps.corsAllowedOrigins ?? [], deps.logger);
   return (req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (cors?.handle(req, res)) return;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { INGEST_PATH } from './ingest-endpoint.js';
 import { beginRequestLog } from './request-log.js';
 import type { Logger } from '../observability/logger.js';
 
@@ -10,7 +9,6 @@ import type { Logger } from '../observability/logger.js';
  * page; management requests (client secrets) stay same-origin: the dashboard is served by the API.
  * Without the setting no cross-origin request is allowed, as before.
  */
-const CORS_PATHS: ReadonlySet<string> = new Set([INGEST_PATH, '/v1/otlp/v1/logs']);
 const ALLOWED_HEADERS = 'content-type, content-encoding, x-api-key, idempotency-key';
 /** What a page may read of an answer: what a client needs to pace and retry, and the request id. */
 const EXPOSED_HEADERS = 'Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed, X-Request-Id';
@@ -24,15 +22,17 @@ export interface IngestCors {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-export function ingestCors(allowedOrigins: readonly string[], logger: Logger): IngestCors | undefined {
-  if (allowedOrigins.length === 0) return undefined;
+/** `paths`: the endpoints an API key authenticates (POST /v1/ingest, POST /v1/otlp/v1/logs). */
+export function ingestCors(paths: readonly string[], allowedOrigins: readonly string[], logger: Logger): IngestCors | undefined {
+  if (allowedOrigins.length === 0 || paths.length === 0) return undefined;
+  const corsPaths = new Set(paths);
   const any = allowedOrigins.includes('*');
   const allowed = new Set(allowedOrigins);
   return {
     handle(req, res) {
       const origin = req.headers.origin;
       const path = (req.url ?? '/').split('?', 1)[0]!;
-      if (origin === undefined || !CORS_PATHS.has(path) || !(any || allowed.has(origin))) return false;
+      if (origin === undefined || !corsPaths.has(path) || !(any || allowed.has(origin))) return false;
       res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
       res.setHeader('Vary', 'Origin');
       if (req.method !== 'OPTIONS') {

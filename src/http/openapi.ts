@@ -137,17 +137,22 @@ function parameters(route: AnyRoute, components: Record<string, JsonSchema>): Js
   return out;
 }
 
+/** A body in each media type the route reads (JSON unless its body reader says more): JSON by `schema`, the others binary. */
+function contentOf(route: AnyRoute, schema: JsonSchema): JsonSchema {
+  const mediaTypes = route.bodyReader?.mediaTypes ?? ['application/json'];
+  return Object.fromEntries(mediaTypes.map((type) => [type, { schema: type === 'application/json' ? schema : BINARY }]));
+}
+
 function responses(route: AnyRoute, components: Record<string, JsonSchema>): JsonSchema {
   const out: JsonSchema = {};
   const limited = route.auth !== 'none';
   for (const [status, spec] of Object.entries<ResponseSpec>(route.responses)) {
     const description = route.writeOnlyView && spec.schema ? `${spec.description}. ${writeOnlyNote(route.writeOnlyView)}` : spec.description;
-    // A route reading other media types answers in the request's.
-    const binary = Object.fromEntries((route.bodyReader?.mediaTypes ?? []).filter((type) => type !== 'application/json').map((type) => [type, { schema: BINARY }]));
     out[status] = {
       description,
       ...(limited ? { headers: RATE_LIMIT_HEADERS } : {}),
-      ...(spec.schema ? { content: { 'application/json': { schema: toJsonSchema(spec.schema, 'output', components) }, ...binary } } : {}),
+      // A route reading other media types answers in the request's.
+      ...(spec.schema ? { content: contentOf(route, toJsonSchema(spec.schema, 'output', components)) } : {}),
     };
   }
   // Authenticated requests reach the stores: any of them may find one unavailable (503).
@@ -185,9 +190,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       responses: responses(route, components),
     };
     if (route.body) {
-      const schema = toJsonSchema((route.documentedBody ?? route.body) as z.ZodType, 'input', components);
-      const mediaTypes = route.bodyReader?.mediaTypes ?? ['application/json'];
-      operation.requestBody = { required: true, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: type === 'application/json' ? schema : BINARY }])) };
+      operation.requestBody = { required: true, content: contentOf(route, toJsonSchema((route.documentedBody ?? route.body) as z.ZodType, 'input', components)) };
     }
     (paths[route.path] ??= {})[route.method] = operation;
     for (const tag of route.tags) if (API_TAGS[tag] === undefined) throw new Error(`${route.operationId}: tag ${tag} is not one of API_TAGS`);

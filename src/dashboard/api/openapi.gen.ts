@@ -3249,8 +3249,8 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["OtlpLogsResponse"];
                     readonly "application/x-protobuf": string;
+                    readonly "application/json": components["schemas"]["OtlpLogsResponse"];
                 };
             };
             /** @description Validation error: `message` says what is wrong, `details` lists each problem */

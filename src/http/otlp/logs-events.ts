@@ -1,6 +1,7 @@
 import { MAX_DAYS_PER_REQUEST } from '../../domain/request-days.js';
 import type { IngestItem } from '../../services/ingest.service.js';
 import { ingestEventSchema } from '../routes/ingest-body.js';
+import { toIngestItem } from '../routes/ingest.route.js';
 import type { OtlpAnyValue, OtlpKeyValue, OtlpLogRecord, OtlpLogsRequest } from './logs-wire.js';
 
 /**
@@ -40,8 +41,7 @@ export function logRecordsAsEvents(request: OtlpLogsRequest): MappedRecords {
       const issue = parsed.error.issues[0]!;
       return { message: `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}` };
     }
-    const e = parsed.data;
-    return { item: { event: e.event, data: e.data, level: e.level, customerId: e.customer_id, timestamp: e.timestamp === undefined ? undefined : new Date(e.timestamp), metadata: e.metadata } };
+    return { item: toIngestItem(parsed.data) };
   });
   // The same bound on distinct days (UTC dates) as an ingest request's, record by record.
   const items: IngestItem[] = [];

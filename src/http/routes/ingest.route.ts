@@ -6,7 +6,7 @@ import type { ExchangeNotes } from '../../observability/http-metrics.js';
 import type { IngestItem, IngestRequest, IngestResult } from '../../services/ingest.service.js';
 import { defineRoute, type AnyRoute, type RouteResult } from '../route.js';
 import { appParams } from './app-params.js';
-import { ingestBatchSchema, ingestBodySchema, ingestEventSchema, wellFormedIngestBody, type IngestBody } from './ingest-body.js';
+import { ingestBatchSchema, ingestBodySchema, ingestEventSchema, wellFormedIngestBody, type IngestBody, type IngestEvent } from './ingest-body.js';
 import type { ApiDeps } from './api-deps.js';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -21,16 +21,18 @@ export const ingestResponseSchema = z
 
 export function toIngestItems(body: IngestBody): { items: IngestItem[]; single: boolean } {
   const list = Array.isArray(body) ? body : [body];
+  return { single: !Array.isArray(body), items: list.map(toIngestItem) };
+}
+
+/** One validated event of an ingest body as the ingest service takes it. */
+export function toIngestItem(e: IngestEvent): IngestItem {
   return {
-    single: !Array.isArray(body),
-    items: list.map((e) => ({
-      event: e.event,
-      data: e.data,
-      level: e.level,
-      customerId: e.customer_id,
-      timestamp: e.timestamp === undefined ? undefined : new Date(e.timestamp),
-      metadata: e.metadata,
-    })),
+    event: e.event,
+    data: e.data,
+    level: e.level,
+    customerId: e.customer_id,
+    timestamp: e.timestamp === undefined ? undefined : new Date(e.timestamp),
+    metadata: e.metadata,
   };
 }
 
