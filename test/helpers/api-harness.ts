@@ -107,27 +107,40 @@ function embeddedDataDir(): string {
   return sharedEmbeddedDir;
 }
 
-/** What apiWithReceiver sets up: set by its beforeAll, for the tests of the block. */
-export interface ApiWithReceiver {
+/** What apiWithAccount sets up: set by its beforeAll, for the tests of the block. */
+export interface ApiWithAccount {
   api: ApiHarness;
   account: TestAccount;
+}
+
+/** For one describe block: the service in `mode` (with `env`) and an account of its own; stopped after the block. */
+export function apiWithAccount(mode: Mode, env: Record<string, string> = {}): ApiWithAccount {
+  const set = {} as ApiWithAccount;
+  beforeAll(async () => {
+    set.api = await startApi(mode, env);
+    set.account = await set.api.newAccount();
+  });
+  afterAll(async () => {
+    await set.api?.stop();
+  });
+  return set;
+}
+
+export interface ApiWithReceiver extends ApiWithAccount {
   receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
 }
 
 /**
- * For one describe block: the service in `mode`, allowed to deliver to loopback, an account of its
- * own, and an HTTP receiver for the alerts it sends; all stopped after the block.
+ * apiWithAccount, the service allowed to deliver to loopback, and an HTTP receiver for the alerts it
+ * sends; all stopped after the block.
  */
 export function apiWithReceiver(mode: Mode): ApiWithReceiver {
-  const env = {} as ApiWithReceiver;
+  const set = apiWithAccount(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' }) as ApiWithReceiver;
   beforeAll(async () => {
-    env.receiver = await startHttpReceiver();
-    env.api = await startApi(mode, { OUTBOUND_ALLOW_PRIVATE: 'true' });
-    env.account = await env.api.newAccount();
+    set.receiver = await startHttpReceiver();
   });
   afterAll(async () => {
-    await env.api?.stop();
-    await env.receiver?.close();
+    await set.receiver?.close();
   });
-  return env;
+  return set;
 }

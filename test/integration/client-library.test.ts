@@ -4,10 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EventAlertingClient, type ClientOptions, type Drop } from '../../clients/js/src/index.js';
 import { createTestApp } from '../helpers/api-assertions.js';
-import { startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
+import { apiWithAccount } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
 import { stackControl } from '../helpers/stack-control.js';
 import { uniqueName } from '../helpers/stack-env.js';
@@ -21,17 +21,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * without losing or doubling an event, drops reported, and what is queued sent when a process ends.
  */
 describe('the client library (clients/js)', () => {
-  let api: ApiHarness;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    api = await startApi('distributed');
-    account = await api.newAccount();
-  });
-  afterAll(async () => {
-    await stackControl('up', 'kafka');
-    await api?.stop();
-  });
+  const s = apiWithAccount('distributed');
+  afterAll(() => stackControl('up', 'kafka'));
 
   /** Every request the client made, as the service answered it. */
   interface Sent {
@@ -59,10 +50,10 @@ describe('the client library (clients/js)', () => {
   }
 
   async function appWithClient(options: Partial<ClientOptions> = {}): Promise<{ appId: string; client: EventAlertingClient; sent: Sent[]; drops: Drop[] }> {
-    const { app, apiKey } = await createTestApp(api, account, { name: uniqueName('client') });
+    const { app, apiKey } = await createTestApp(s.api, s.account, { name: uniqueName('client') });
     const sent: Sent[] = [];
     const drops: Drop[] = [];
-    const client = new EventAlertingClient({ baseUrl: api.url, apiKey, fetch: recordingFetch(sent), onDrop: (d) => drops.push(d), flushOnExit: false, ...options });
+    const client = new EventAlertingClient({ baseUrl: s.api.url, apiKey, fetch: recordingFetch(sent), onDrop: (d) => drops.push(d), flushOnExit: false, ...options });
     return { appId: app.id, client, sent, drops };
   }
 
@@ -73,7 +64,7 @@ describe('the client library (clients/js)', () => {
         items = [];
         let cursor: string | null = null;
         do {
-          const page = await api.request('GET', `/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: account.auth });
+          const page = await s.api.request('GET', `/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: s.account.auth });
           items.push(...page.body.items);
           cursor = page.body.nextCursor;
         } while (cursor);
@@ -146,7 +137,7 @@ describe('the client library (clients/js)', () => {
     ]);
     expect(drops[1]!.message).toContain('400: 1.event: must be 1 to 200 characters');
     expect(client.dropped).toBe(3);
-    expect((await api.request('GET', `/v1/apps/${appId}/events`, { headers: account.auth })).body.items).toEqual([]);
+    expect((await s.api.request('GET', `/v1/apps/${appId}/events`, { headers: s.account.auth })).body.items).toEqual([]);
     await client.close();
     expect(client.track({ event: 'after.close' })).toBe(false);
     expect(drops.at(-1)).toEqual({ events: [{ event: 'after.close' }], reason: 'closed', message: 'the client is closed' });
@@ -161,7 +152,7 @@ describe('the client library (clients/js)', () => {
   });
 
   it('sends what is queued when a Node process ends without flushing', async () => {
-    const { app, apiKey } = await createTestApp(api, account, { name: uniqueName('client-exit') });
+    const { app, apiKey } = await createTestApp(s.api, s.account, { name: uniqueName('client-exit') });
     const dir = path.join(ROOT, 'test-artifacts', `client-exit-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     try {
@@ -172,7 +163,7 @@ const client = new EventAlertingClient({ baseUrl: process.env.BASE_URL!, apiKey:
 for (let n = 0; n < 5; n++) client.track({ event: 'at.exit', data: { n } });
 `,
       );
-      await run(process.execPath, ['--import', 'tsx', path.join(dir, 'main.mts')], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', BASE_URL: api.url, API_KEY: apiKey } });
+      await run(process.execPath, ['--import', 'tsx', path.join(dir, 'main.mts')], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', BASE_URL: s.api.url, API_KEY: apiKey } });
       expect(await readAll(app.id, 5)).toHaveLength(5);
     } finally {
       rmSync(dir, { recursive: true, force: true });

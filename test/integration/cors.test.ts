@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/api-assertions.js';
-import { startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
+import { apiWithAccount } from '../helpers/api-harness.js';
 
 /**
  * Cross-origin access (CORS_ALLOWED_ORIGINS): the ingest endpoints answer the browser's preflight and
@@ -9,17 +9,10 @@ import { startApi, type ApiHarness, type TestAccount } from '../helpers/api-harn
  */
 describe('CORS on the ingest endpoints', () => {
   const ORIGIN = 'https://shop.example.com';
-  let api: ApiHarness;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    api = await startApi('embedded', { CORS_ALLOWED_ORIGINS: `${ORIGIN},https://app.example.com` });
-    account = await api.newAccount();
-  });
-  afterAll(() => api?.stop());
+  const s = apiWithAccount('embedded', { CORS_ALLOWED_ORIGINS: `${ORIGIN},https://app.example.com` });
 
   const preflight = (path: string, origin: string) =>
-    fetch(`${api.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' } });
+    fetch(`${s.api.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' } });
 
   it('answers the preflight of an allowed origin for /v1/ingest and /v1/otlp/v1/logs', async () => {
     for (const path of ['/v1/ingest', '/v1/otlp/v1/logs']) {
@@ -36,8 +29,8 @@ describe('CORS on the ingest endpoints', () => {
   });
 
   it('lets an allowed page read the answer and its pacing headers', async () => {
-    const { apiKey } = await createTestApp(api, account);
-    const res = await fetch(`${api.url}/v1/ingest`, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-api-key': apiKey }, body: '{"event":"cors.test"}' });
+    const { apiKey } = await createTestApp(s.api, s.account);
+    const res = await fetch(`${s.api.url}/v1/ingest`, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-api-key': apiKey }, body: '{"event":"cors.test"}' });
     expect(res.status).toBe(202);
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed, X-Request-Id');
@@ -50,7 +43,7 @@ describe('CORS on the ingest endpoints', () => {
     expect(other.headers.get('access-control-allow-methods')).toBeNull();
     const management = await preflight('/v1/apps', ORIGIN);
     expect(management.headers.get('access-control-allow-origin')).toBeNull();
-    const list = await fetch(`${api.url}/v1/apps`, { headers: { origin: ORIGIN, ...account.auth } });
+    const list = await fetch(`${s.api.url}/v1/apps`, { headers: { origin: ORIGIN, ...s.account.auth } });
     expect(list.status).toBe(200);
     expect(list.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/api-assertions.js';
-import { startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
+import { apiWithAccount } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
 import { uniqueName } from '../helpers/stack-env.js';
 
@@ -86,20 +86,11 @@ throw new Error('the event was not readable');
 `;
 
 describe('a client generated from the OpenAPI document (openapi-typescript + openapi-fetch)', () => {
-  let api: ApiHarness;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    api = await startApi('embedded');
-    account = await api.newAccount();
-  });
-  afterAll(async () => {
-    await api?.stop();
-    rmSync(DIR, { recursive: true, force: true });
-  });
+  const s = apiWithAccount('embedded');
+  afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
   it('compiles in strict mode and ingests and reads an event against the service', { timeout: 120_000 }, async () => {
-    const document = (await api.request('GET', '/v1/openapi.json')).body as OpenAPI3;
+    const document = (await s.api.request('GET', '/v1/openapi.json')).body as OpenAPI3;
     mkdirSync(DIR, { recursive: true });
     writeFileSync(path.join(DIR, 'schema.ts'), astToString(await openapiTS(document)));
     writeFileSync(path.join(DIR, 'client.ts'), PROGRAM);
@@ -111,13 +102,13 @@ describe('a client generated from the OpenAPI document (openapi-typescript + ope
     const compiled = await run(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', DIR], { cwd: DIR }).catch((err: Error & { stdout?: string }) => ({ stdout: err.stdout ?? err.message, failed: true }));
     expect(compiled, compiled.stdout).not.toHaveProperty('failed');
 
-    const { app, apiKey } = await createTestApp(api, account, { name: uniqueName('generated') });
+    const { app, apiKey } = await createTestApp(s.api, s.account, { name: uniqueName('generated') });
     let output = '';
     await waitFor(
       async () => {
         const result = await run(process.execPath, ['--import', 'tsx', 'client.ts'], {
           cwd: DIR,
-          env: { PATH: process.env.PATH ?? '', BASE_URL: api.url, API_KEY: apiKey, APP_ID: app.id, CLIENT_SECRET: account.secret },
+          env: { PATH: process.env.PATH ?? '', BASE_URL: s.api.url, API_KEY: apiKey, APP_ID: app.id, CLIENT_SECRET: s.account.secret },
         });
         output = result.stdout.trim();
         return output.length > 0;
@@ -129,7 +120,7 @@ describe('a client generated from the OpenAPI document (openapi-typescript + ope
   });
 
   it('generates a Java client that compiles and ingests and reads an event against the service', { timeout: 600_000 }, async () => {
-    const document = (await api.request('GET', '/v1/openapi.json')).body as OpenAPI3;
+    const document = (await s.api.request('GET', '/v1/openapi.json')).body as OpenAPI3;
     const dir = path.join(DIR, 'java');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(document));
@@ -147,9 +138,9 @@ describe('a client generated from the OpenAPI document (openapi-typescript + ope
     );
     expect(compiled, compiled.stdout).not.toHaveProperty('failed');
 
-    const { app, apiKey } = await createTestApp(api, account, { name: uniqueName('generated-java') });
+    const { app, apiKey } = await createTestApp(s.api, s.account, { name: uniqueName('generated-java') });
     const classpath = `${path.join(project, 'target/classes')}:${readFileSync(path.join(project, 'classpath.txt'), 'utf8').trim()}`;
-    const result = await run('java', ['-cp', classpath, 'Main'], { cwd: project, env: { PATH: process.env.PATH ?? '', BASE_URL: api.url, API_KEY: apiKey, APP_ID: app.id, CLIENT_SECRET: account.secret } });
+    const result = await run('java', ['-cp', classpath, 'Main'], { cwd: project, env: { PATH: process.env.PATH ?? '', BASE_URL: s.api.url, API_KEY: apiKey, APP_ID: app.id, CLIENT_SECRET: s.account.secret } });
     expect(JSON.parse(result.stdout.trim())).toEqual({ event: 'java.client', level: 'info' });
   });
 });
