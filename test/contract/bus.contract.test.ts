@@ -247,9 +247,11 @@ for (const implementation of implementations) {
     it('lets stop() finish and commit the batch in progress', async () => {
       const topic = await newTopic(1);
       const groupId = uniqueName('group');
+      const idleTopic = await newTopic(1);
       let release: () => void = () => undefined;
       const released = new Promise<void>((resolve) => (release = resolve));
       const firstDone: Received[] = [];
+      const order: string[] = [];
       let started = 0;
       const first = await subscribe({
         groupId,
@@ -258,19 +260,26 @@ for (const implementation of implementations) {
           started++;
           await released;
           firstDone.push(...decode(batch));
+          order.push('handler finished');
         },
       });
       await bus.produce(topic, Array.from({ length: 5 }, (_, i) => message('k', i)));
       await until(() => expect(started).toBe(1));
 
-      let stopped = false;
-      const stopping = first.stop().then(() => (stopped = true));
-      // The handler is still running; stop must not have returned. Yielding to the event loop a few
-      // times gives a stop() that does not wait every chance to finish early.
-      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-      expect(stopped).toBe(false);
+      const stopping = first.stop().then(() => order.push('stop resolved'));
+      // Nothing announces that a stop has not finished, so the test waits for something that takes
+      // longer than any stop that skips the wait for the handler: another member, begun after that
+      // stop, joins a group and then stops (stops fetching, leaves, disconnects), with no batch to
+      // wait for. A stop that does not wait does no more than that second half, so once the other
+      // member's stop has resolved, and one more turn of the event loop has run what it released,
+      // such a stop would have resolved as well.
+      const idle = await subscribe({ groupId: uniqueName('idle'), topic: idleTopic, handler: collect([]) });
+      await idle.stop();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order, 'stop() resolved while the handler was still running').toEqual([]);
       release();
       await stopping;
+      expect(order).toEqual(['handler finished', 'stop resolved']);
       expect(firstDone).toHaveLength(5);
 
       await bus.produce(topic, [message('k', 5)]);

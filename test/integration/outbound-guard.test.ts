@@ -50,11 +50,25 @@ async function startReceiver(host: string, port = 0, handler: Handler = ok): Pro
   return receiver;
 }
 
-async function startOptional(host: string, port = 0): Promise<Receiver | null> {
-  try {
-    return await startReceiver(host, port);
-  } catch {
-    return null;
+/**
+ * Receivers on 127.0.0.1 and on ::1 at the same port, so that every URL below names one port in either
+ * form. The IPv6 cases prove something only if a socket on ::1 would have accepted the connection the
+ * guard refused, so a machine where nothing can listen on ::1 fails here instead of passing them idly.
+ */
+async function startLoopbackPair(): Promise<{ v4: Receiver; v6: Receiver }> {
+  for (let attempt = 1; ; attempt++) {
+    const v4 = await startReceiver('127.0.0.1');
+    try {
+      return { v4, v6: await startReceiver('::1', v4.port) };
+    } catch (error) {
+      await v4.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      // The port is free on 127.0.0.1 but something else holds it on ::1: another port will do.
+      if (code === 'EADDRINUSE' && attempt < 5) continue;
+      throw new Error(`cannot listen on [::1]:${v4.port} (${code ?? String(error)}); the IPv6 loopback cases need IPv6 on lo (ip -6 addr show lo)`, {
+        cause: error,
+      });
+    }
   }
 }
 
@@ -69,12 +83,12 @@ function fakeResolver(answers: (hostname: string, call: number) => string[]): Re
   return Object.assign(resolve, { calls });
 }
 
-async function outboundFailure(work: Promise<unknown>): Promise<OutboundError> {
+async function outboundFailure(work: Promise<unknown>, what = 'the request'): Promise<OutboundError> {
   const error = await work.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(OutboundError);
+  expect(error, `${what} was sent instead of refused`).toBeInstanceOf(OutboundError);
   const failure = error as OutboundError;
   expect(failure.message).not.toContain('SECRETTOKEN');
   expect(failure.message).not.toContain('/services');
@@ -92,20 +106,19 @@ async function domainFailure(work: Promise<unknown>): Promise<DomainError> {
 }
 
 let v4: Receiver;
-let v6: Receiver | null;
+let v6: Receiver;
 const extra: Receiver[] = [];
 
 beforeAll(async () => {
-  v4 = await startReceiver('127.0.0.1');
-  v6 = await startOptional('::1', v4.port);
+  ({ v4, v6 } = await startLoopbackPair());
 });
 afterAll(async () => {
-  await Promise.all([v4.close(), v6?.close()]);
+  await Promise.all([v4.close(), v6.close()]);
 });
 afterEach(async () => {
   await Promise.all(extra.splice(0).map((r) => r.close()));
   v4.connections = 0;
-  if (v6 !== null) v6.connections = 0;
+  v6.connections = 0;
 });
 
 const loopbackUrls = (port: number): Array<[string, OutboundFailure]> => [
@@ -134,13 +147,13 @@ describe('outbound client refuses forbidden destinations', () => {
     const { logger, lines } = capturingLogger('info');
     const client = createOutboundHttp({ allowPrivate: false, resolve, logger });
     for (const [url, reason] of loopbackUrls(v4.port)) {
-      const failure = await outboundFailure(client.post(url, '{}', { 'content-type': 'application/json' }));
+      const failure = await outboundFailure(client.post(url, '{}', { 'content-type': 'application/json' }), url);
       expect({ url, reason: failure.reason }).toEqual({ url, reason });
     }
     // Every form above is an IP literal or a localhost name: none needed DNS.
     expect(resolve.calls).toEqual([]);
     expect(v4.connections).toBe(0);
-    expect(v6?.connections ?? 0).toBe(0);
+    expect(v6.connections).toBe(0);
     expect(lines().length).toBeGreaterThan(0);
     expect(lines().join('\n')).not.toContain('SECRETTOKEN');
   });
@@ -160,6 +173,18 @@ describe('outbound client refuses forbidden destinations', () => {
     expect(failure.message).toContain('http://alerts.example.com');
     expect(resolve.calls).toEqual(['alerts.example.com']);
     expect(v4.connections).toBe(0);
+    expect(v6.connections).toBe(0);
+  });
+
+  it('would have reached both loopback receivers: with private addresses allowed, each form connects', async () => {
+    // The control for the refusals above: the same literal and resolved forms, guard relaxed, do
+    // reach a receiver, so "no connection" there is the guard's doing and not an unreachable socket.
+    const resolve = fakeResolver(() => ['::1']);
+    const client = createOutboundHttp({ allowPrivate: true, resolve });
+    expect((await client.post(`http://[::1]:${v6.port}/hook`, '{}', {})).status).toBe(200);
+    expect((await client.post(`http://alerts.example.com:${v6.port}/hook`, '{}', {})).status).toBe(200);
+    expect((await client.post(`http://127.0.0.1:${v4.port}/hook`, '{}', {})).status).toBe(200);
+    expect({ v4: v4.connections, v6: v6.connections }).toEqual({ v4: 1, v6: 2 });
   });
 
   it('has the system resolver answer localhost with loopback addresses only, which are refused', async () => {
