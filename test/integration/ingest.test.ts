@@ -1,5 +1,6 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js';
 import { MODES, startApi, type ApiHarness, type TestAccount } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
 
@@ -236,5 +237,46 @@ describe.each(MODES)('POST /v1/ingest (%s)', (mode) => {
     const big = await ingest(apiKey, { event: 'a', data: { blob: 'x'.repeat(1024 * 1024) } });
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+  });
+
+  /** An event whose JSON text is exactly `bytes` long: its `blob` pads it. */
+  const eventOfSize = (event: string, bytes: number): string => {
+    const shell = JSON.stringify({ event, data: { blob: '' } });
+    return JSON.stringify({ event, data: { blob: 'x'.repeat(bytes - shell.length) } });
+  };
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('reads a %s body, and holds it to the 1 MiB limit once decoded', async (encoding, compress) => {
+    const { appId, apiKey } = await newApp();
+    const send = (text: string) =>
+      fetch(`${api.url}/v1/ingest`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-encoding': encoding }, body: compress(text) });
+
+    const atLimit = eventOfSize(`${encoding}-at-limit`, BODY_LIMIT_BYTES);
+    expect(Buffer.byteLength(atLimit)).toBe(BODY_LIMIT_BYTES);
+    // A few kilobytes on the wire: what counts is the size once decoded.
+    expect(compress(atLimit).length).toBeLessThan(BODY_LIMIT_BYTES / 100);
+    const accepted = await send(atLimit);
+    expect(accepted.status).toBe(202);
+    const id = ((await accepted.json()) as { events: Array<{ id: string }> }).events[0]!.id;
+
+    const overLimit = await send(eventOfSize(`${encoding}-over-limit`, BODY_LIMIT_BYTES + 1));
+    expect(overLimit.status).toBe(413);
+    expect(await overLimit.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large', message: 'Request body exceeds the 1 MiB limit', path: '/v1/ingest' });
+
+    const corrupt = await fetch(`${api.url}/v1/ingest`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-encoding': encoding },
+      body: compress(JSON.stringify({ event: 'cut-short' })).subarray(0, 8),
+    });
+    expect(corrupt.status).toBe(400);
+    expect(await corrupt.json()).toMatchObject({ statusCode: 400, path: '/v1/ingest' });
+
+    await waitFor(async () => (await stored(appId)).length === 1, 15_000, `the ${encoding} event to be readable`);
+    const [event] = await stored(appId);
+    expect(event).toMatchObject({ id, event: `${encoding}-at-limit` });
+    expect((event!.data as { blob: string }).blob).toBe((JSON.parse(atLimit) as { data: { blob: string } }).data.blob);
   });
 });
