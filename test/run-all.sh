@@ -51,14 +51,20 @@ npx vite build --config src/dashboard/vite.config.ts --logLevel warn
 echo "==> tests" >&2
 mkdir -p test-artifacts
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@" || status=$?
+# The last reporter closes the run with "N passed, N failed, N skipped" and each skipped test's reason
+# (test/helpers/run-summary.ts); vitest's JSON report stays in test-artifacts/ for tools.
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json \
+  --reporter=./test/helpers/run-summary.ts "$@" || status=$?
 
-# A closing line in the plain form any CI reads ("N passed, N failed"), from vitest's own JSON report.
-if [ -f test-artifacts/vitest.json ]; then
+# A whole run (no filter given) fails when a test was skipped without saying why (ctx.skip(reason)).
+if [ "$#" -eq 0 ]; then
   node -e '
-    const r = JSON.parse(require("node:fs").readFileSync("test-artifacts/vitest.json", "utf8"));
-    // A file that fails to load has no failed test, only a failed suite: count it, never "0 failed".
-    console.log(`${r.numPassedTests} passed, ${r.numFailedTests > 0 ? r.numFailedTests : r.numFailedTestSuites} failed`);
-  '
+    const summary = JSON.parse(require("node:fs").readFileSync("test-artifacts/summary.json", "utf8"));
+    const unexplained = summary.skippedTests.filter((test) => !test.reason);
+    if (unexplained.length > 0) {
+      console.error(`${unexplained.length} test(s) skipped without a reason: ${unexplained.map((test) => test.name).join("; ")}`);
+      process.exit(1);
+    }
+  ' || status=1
 fi
 exit "$status"
