@@ -22,8 +22,9 @@ import type { Target } from './targets.js';
  *    the rules in turn, so every rule is measured; the load's events are evaluated against all of
  *    them and meet none of their conditions.
  * 3. Absence rules (target: every alert within 2 s of its deadline; bench/absence-alerts.ts).
- * 4. Alerts/s when every event is a match, first of an `every` rule, then of a threshold rule of the
- *    smallest N the API allows (2), offered the same alerts per second (bench/alert-throughput.ts).
+ * 4. The alert capacity when every event is a match, first of an `every` rule, then of a threshold
+ *    rule of the smallest N the API allows (2): the rate at which a backlog of the same number of
+ *    alerts is worked off (bench/alert-throughput.ts).
  */
 
 /**

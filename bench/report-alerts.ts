@@ -144,18 +144,25 @@ const latestText = (r: AbsenceLatency): string => (r.lateness.timedOut > 0 ? `> 
 /** Alerts the load's matches should make (older results: one per match). */
 const expectedAlerts = (t: AlertThroughput): number => t.expectedAlerts ?? t.matchingEvents;
 
+/** The capacity figure: the drain rate of the backlog; older results had only the delivery rate. */
+const capacity = (t: AlertThroughput): number | null => (t.drainAlertsPerSecond === undefined ? t.alertsPerSecond : t.drainAlertsPerSecond);
+
 function throughputPart(title: string, t: AlertThroughput): string {
   const expected = expectedAlerts(t);
-  const backlog = expected - t.delivered;
-  const offeredAlerts = t.matchingEvents === 0 ? 0 : (t.load.eventsPerSecond * expected) / t.matchingEvents;
-  const keptUp = t.drainSeconds !== null && t.alertsPerSecond !== null && t.alertsPerSecond >= 0.9 * offeredAlerts;
+  const undelivered = expected - t.delivered;
+  const load =
+    t.backlog === undefined
+      ? 'The load offered a fixed rate; the delivery rate is alerts delivered ÷ the time from the first to the last of them, so it is the capacity only when the load offered more.'
+      : `The load was a burst of the events of ${int(expected)} alerts, sent as fast as the edge took them; ` +
+        `${int(t.backlog)} alerts (${expected > 0 ? Math.round((100 * t.backlog) / expected) : 0} %) were still to come when its last request was answered. ` +
+        'Capacity: the alerts delivered after the burst ÷ the time from its end to the last alert, a backlog worked off with nothing more offered.';
   return [
     `**${title}** A rule of its own: ${t.rule}. The load:`,
     '',
     alertLoadTable([t.load]),
     '',
     table(
-      ['Matching events', 'Alerts expected', 'Alerts delivered', 'of them during the load', 'First alert after s', 'Drained after the load, s', 'Delivery rate, alerts/s', 'End to end, alerts/s'],
+      ['Matching events', 'Alerts expected', 'Alerts delivered', 'of them during the load', 'First alert after s', 'Drained after the load, s', 'Capacity, alerts/s', 'End to end, alerts/s'],
       [[
         int(t.matchingEvents),
         int(expected),
@@ -163,17 +170,13 @@ function throughputPart(title: string, t: AlertThroughput): string {
         int(t.deliveredDuringLoad),
         t.firstAlertSeconds === null ? 'n/a' : t.firstAlertSeconds.toFixed(1),
         t.drainSeconds === null ? `not within ${int(t.drainTimeoutSeconds)}` : t.drainSeconds.toFixed(1),
-        int(t.alertsPerSecond),
+        int(capacity(t)),
         int(t.endToEndAlertsPerSecond),
       ]],
     ),
     '',
-    'Delivery rate: alerts delivered ÷ the time from the first to the last of them. End to end: alerts expected ÷ the time from the start of the load ' +
-      'until the last alert, when all arrived. ' +
-      (keptUp
-        ? `The pipeline kept up with the ${int(offeredAlerts)} alerts/s offered, so its capacity is at least that.`
-        : `The ${int(offeredAlerts)} alerts/s offered were more than the pipeline delivered, so the delivery rate is its capacity on this machine` +
-          (backlog > 0 ? `; ${int(backlog)} alerts were still undelivered when the benchmark stopped waiting.` : '.')),
+    `${load} End to end: alerts expected ÷ the time from the start of the load until the last alert, when all arrived.` +
+      (undelivered > 0 ? ` ${int(undelivered)} alerts were still undelivered when the benchmark stopped waiting.` : ''),
     '',
     `CPU from the start of the load until the last alert (or the drain timeout), ${t.cpu.wallSeconds.toFixed(1)} s; the second row is CPU time per delivered alert:`,
     '',
@@ -182,7 +185,7 @@ function throughputPart(title: string, t: AlertThroughput): string {
   ].join('\n');
 }
 
-/** The two throughput measurements side by side: the same alerts per second offered, N times the events for the threshold. */
+/** The two capacity measurements side by side: the same backlog of alerts, N times the events for the threshold. */
 function throughputComparison(every: AlertThroughput, threshold: AlertThroughput): string {
   const row = (name: string, t: AlertThroughput): string[] => {
     const expected = expectedAlerts(t);
@@ -194,7 +197,7 @@ function throughputComparison(every: AlertThroughput, threshold: AlertThroughput
       name,
       int(t.load.eventsPerSecond),
       expected > 0 ? (t.matchingEvents / expected).toFixed(0) : 'n/a',
-      int(t.alertsPerSecond),
+      int(capacity(t)),
       int(t.endToEndAlertsPerSecond),
       perAlert(t.cpu.cores.worker ?? 0),
       perAlert(served),
@@ -202,10 +205,10 @@ function throughputComparison(every: AlertThroughput, threshold: AlertThroughput
     ];
   };
   return [
-    'Side by side (the same run, the same alerts per second offered):',
+    'Side by side (the same run, the same number of alerts owed):',
     '',
     table(
-      ['Rule', 'Matching events/s accepted', 'Matches per alert', 'Delivery rate, alerts/s', 'End to end, alerts/s', 'worker CPU per alert, ms', 'service and stack CPU per alert, ms', '"everything else", cores'],
+      ['Rule', 'Matching events/s accepted', 'Matches per alert', 'Capacity, alerts/s', 'End to end, alerts/s', 'worker CPU per alert, ms', 'service and stack CPU per alert, ms', '"everything else", cores'],
       [row('`every`', every), row('threshold', threshold)],
     ),
     '',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchResults, LoadStep, TargetResult } from './results.js';
+import { batchEndToEndRate, best, bestBatch, bestBatchEndToEnd, bestSingle, batches, singleRate } from './best-steps.js';
 import { eventsPerRequest } from './events.js';
 import { alertTargetRows, alertsSection } from './report-alerts.js';
 import { readTargetRows, readsSection } from './report-reads.js';
@@ -15,21 +16,6 @@ import { TARGETS, cores, effectiveP99, int, ms, one, ratio, table, verdict } fro
 
 const NOTES_FILE = fileURLToPath(new URL('./NOTES.md', import.meta.url));
 
-/** The step with the largest value: the best throughput, or the worst latency. */
-function best(steps: readonly LoadStep[], pick: (s: LoadStep) => number | null): { step: LoadStep | null; value: number | null } {
-  let found: { step: LoadStep | null; value: number | null } = { step: null, value: null };
-  for (const step of steps) {
-    const value = pick(step);
-    if (value !== null && (found.value === null || value > found.value)) found = { step, value };
-  }
-  return found;
-}
-
-const singles = (t: TargetResult): LoadStep[] => t.steps.filter((s) => s.shape === 'single');
-const batches = (t: TargetResult): LoadStep[] => t.steps.filter((s) => s.shape === 'batch');
-const bestSingle = (t: TargetResult) => best(singles(t), (s) => s.requestsPerSecond);
-const bestBatch = (t: TargetResult) => best(batches(t), (s) => s.eventsPerSecond);
-const bestBatchEndToEnd = (t: TargetResult) => best(batches(t), (s) => s.endToEnd?.eventsPerSecond ?? null);
 const at = (step: LoadStep | null): string => (step ? `${step.shape}, ${step.connections} connection${step.connections === 1 ? '' : 's'}` : 'no step');
 
 function targetsSection(r: BenchResults): string {
@@ -88,22 +74,59 @@ function targetsSection(r: BenchResults): string {
   ].join('\n');
 }
 
-/** Which distributed layout measured better on each target, in words, from the figures. */
+/** Two runs of one step of a layout: the step as measured among the others, and its repeat. */
+interface TwoRuns {
+  readonly first: number | null;
+  readonly again: number | null;
+}
+
+/** The step of `t.repeats` that measured `step` again. */
+const repeatOf = (t: TargetResult, step: LoadStep | null): LoadStep | null =>
+  step === null ? null : (t.repeats ?? []).find((r) => r.shape === step.shape && r.connections === step.connections) ?? null;
+
+/**
+ * One layout against the other on a figure measured twice each: a layout is named better only when
+ * both its runs beat both of the other's, so that a gap no larger than the difference between two
+ * runs of the same step is reported as what it is, no difference.
+ */
+function compareLayouts(what: string, unit: string, higherIsBetter: boolean, labels: readonly [string, string], runs: readonly [TwoRuns, TwoRuns]): string {
+  const range = (r: TwoRuns): string => (r.again === null ? one(r.first!) : `${one(Math.min(r.first!, r.again))}–${one(Math.max(r.first!, r.again))}`);
+  if (runs.some((r) => r.first === null || !Number.isFinite(r.first))) return `${what}: not comparable`;
+  if (runs.some((r) => r.again === null || !Number.isFinite(r.again))) {
+    return `${what}: no verdict, the step was measured once, so the difference between two runs is not known (${labels[0]} ${range(runs[0])}, ${labels[1]} ${range(runs[1])} ${unit})`;
+  }
+  const low = (r: TwoRuns): number => Math.min(r.first!, r.again!);
+  const high = (r: TwoRuns): number => Math.max(r.first!, r.again!);
+  const beats = (a: TwoRuns, b: TwoRuns): boolean => (higherIsBetter ? low(a) > high(b) : high(a) < low(b));
+  const winner = beats(runs[0], runs[1]) ? 0 : beats(runs[1], runs[0]) ? 1 : null;
+  if (winner === null) return `${what}: no difference beyond the noise (${labels[0]} ${range(runs[0])}, ${labels[1]} ${range(runs[1])} ${unit} over two runs each)`;
+  const loser = 1 - winner;
+  return `${what}: ${labels[winner]} (${range(runs[winner])} against ${range(runs[loser]!)} ${unit} over two runs each)`;
+}
+
+/** Which distributed layout measured better on each target, in words, from the figures and their repeats. */
 function layoutComparison(distributed: readonly TargetResult[]): string {
   const split = distributed.find((t) => t.layout === 'split');
   const all = distributed.find((t) => t.layout === 'all');
   if (!split || !all) return distributed.length === 1 ? `Only one layout was measured: ${distributed[0]!.label}.` : '';
-  const compare = (what: string, a: number | null, b: number | null, higherIsBetter: boolean, unit: string): string => {
-    if (a === null || b === null) return `${what}: not comparable`;
-    const splitBetter = higherIsBetter ? a >= b : a <= b;
-    return `${what}: ${splitBetter ? split.label : all.label} (${one(splitBetter ? a : b)} against ${one(splitBetter ? b : a)} ${unit})`;
+  const labels = [split.label, all.label] as const;
+  const twoRuns = (t: TargetResult, chosen: { step: LoadStep | null; value: number | null }, pick: (s: LoadStep) => number | null): TwoRuns => {
+    const again = repeatOf(t, chosen.step);
+    return { first: chosen.value, again: again ? pick(again) : null };
+  };
+  const p99 = (s: LoadStep): number | null => effectiveP99(s.probe).value;
+  const readable = (t: TargetResult): TwoRuns => {
+    const step = bestBatchEndToEnd(t).step;
+    const again = repeatOf(t, step);
+    return { first: step ? p99(step) : null, again: again ? p99(again) : null };
   };
   return [
-    'Which layout measured better on this machine:',
+    'Which layout measured better on this machine. Each layout\'s best single-event step and best batch step were measured a second time ' +
+      'after all its steps; a layout is named only when both its runs beat both runs of the other:',
     '',
-    `- ${compare('batches end to end', bestBatchEndToEnd(split).value, bestBatchEndToEnd(all).value, true, 'events/s')}`,
-    `- ${compare('single-event requests at the edge', bestSingle(split).value, bestSingle(all).value, true, 'req/s')}`,
-    `- ${compare('ingest→readable p99', effectiveP99(split.probeOverall).value, effectiveP99(all.probeOverall).value, false, 'ms')}`,
+    `- ${compareLayouts('batches end to end', 'events/s', true, labels, [twoRuns(split, bestBatchEndToEnd(split), batchEndToEndRate), twoRuns(all, bestBatchEndToEnd(all), batchEndToEndRate)])}`,
+    `- ${compareLayouts('single-event requests at the edge', 'req/s', true, labels, [twoRuns(split, bestSingle(split), singleRate), twoRuns(all, bestSingle(all), singleRate)])}`,
+    `- ${compareLayouts('ingest→readable p99 at the best batch step', 'ms', false, labels, [readable(split), readable(all)])}`,
   ].join('\n');
 }
 

@@ -74,6 +74,12 @@ export interface TargetResult {
   readonly steps: readonly LoadStep[];
   /** Probe samples of every step together. */
   readonly probeOverall: ProbeResult | null;
+  /**
+   * Distributed mode: the best single-event step and the best batch step (end to end) measured once
+   * more after all steps, the measure of how much two runs of the same step differ. Not counted in
+   * any figure of the steps. Absent in results written before repeats were measured.
+   */
+  readonly repeats?: readonly LoadStep[];
 }
 
 export interface KafkaPerfResult {
@@ -91,8 +97,8 @@ export interface KafkaPerfResult {
 export interface AlertLoad extends LoadOutcome {
   readonly shape: RequestShape;
   readonly connections: number;
-  /** Requests per second asked of autocannon over all connections (its overallRate). */
-  readonly requestsPerSecondLimit: number;
+  /** Requests per second asked of autocannon over all connections (its overallRate); null: as fast as answered. */
+  readonly requestsPerSecondLimit: number | null;
 }
 
 /** Every event of the load matches a rule: how fast the pipeline turns events into delivered alerts. */
@@ -112,16 +118,24 @@ export interface AlertThroughput {
   readonly delivered: number;
   /** Of those, the ones that arrived while the load ran. */
   readonly deliveredDuringLoad: number;
+  /** Alerts still to come when the load's last request was answered: the backlog the drain works off. Absent in older results. */
+  readonly backlog?: number;
   /** Seconds from the start of the load until the first alert arrived: how long the pipeline takes to get going. */
   readonly firstAlertSeconds: number | null;
   /** Seconds after the load until the last alert arrived; null if not all arrived within the drain timeout. */
   readonly drainSeconds: number | null;
   readonly drainTimeoutSeconds: number;
   /**
-   * The delivery rate: delivered alerts ÷ seconds from the first to the last of them. Offered more than
-   * it delivers, this is the pipeline's capacity; null with fewer than two alerts.
+   * The delivery rate: delivered alerts ÷ seconds from the first to the last of them, the load's time
+   * included (so it is limited by the rate the load offered, when that was lower); null with fewer
+   * than two alerts.
    */
   readonly alertsPerSecond: number | null;
+  /**
+   * The capacity: alerts delivered after the load ÷ seconds from the load's end to the last alert, a
+   * backlog worked off with nothing more offered; null if not drained. Absent in older results.
+   */
+  readonly drainAlertsPerSecond?: number | null;
   /** Expected alerts ÷ seconds from the start of the load until the last alert; null if not drained. */
   readonly endToEndAlertsPerSecond: number | null;
   /** From the start of the load until every alert arrived (or the drain timeout). */

@@ -8,6 +8,7 @@ import { uniqueName } from '../test/helpers/stack-env.js';
 import { startAlertReceiver } from './alert-receiver.js';
 import { benchAbsence } from './absence-alerts.js';
 import { benchAlerts } from './alerts.js';
+import { bestBatchEndToEnd, bestSingle } from './best-steps.js';
 import { clickhouseActivity, clickhouseCounters } from './clickhouse-counters.js';
 import { codeVersion } from './code-version.js';
 import { CpuSampler, type PidSource } from './cpu.js';
@@ -172,47 +173,58 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
   }
   if ((await waitForStored(target, expected, performance.now(), DRAIN_TIMEOUT_MS)) === null) log(`${label}: the worker did not store the warm-up within ${DRAIN_TIMEOUT_MS} ms`);
 
+  /** One load step with its probes, its drain and its CPU; the Kafka offsets it spans go to `windows` when asked. */
+  async function measureStep(shape: RequestShape, connections: number, name: string, recordWindow: boolean): Promise<LoadStep> {
+    const probe = target.reader ? readabilityProbe({ url: target.url, apiKey: target.apiKey, ...target.reader, runId: `${ctx.runId}-${name}`, ...PROBE }) : null;
+    const offsetsBefore = kafka ? await endOffsets(kafka.brokers, kafka.eventsTopic) : null;
+    const countersBefore = target.clickhouseUrl ? await clickhouseCounters(target.clickhouseUrl) : null;
+    sampler.start();
+    probe?.start();
+    const loadStarted = performance.now();
+    const outcome = await runLoad({ url: target.url, apiKey: target.apiKey, shape, connections, durationSeconds: DURATION_S });
+    const loadEnded = performance.now();
+    const cpu = sampler.stop();
+    const stepEvents = outcome.accepted * eventsPerRequest(shape);
+    if (kafka && offsetsBefore && recordWindow) {
+      windows.push({ from: offsetsBefore, to: await endOffsets(kafka.brokers, kafka.eventsTopic), seconds: outcome.durationSeconds });
+    }
+    // The probes still waiting to see their events finish first: the drain check counts through
+    // the API in embedded mode (a count over hours of events, the heaviest read there is), and
+    // polled beside them it slowed the worker's inserts that they wait for (bench/NOTES.md). The
+    // drain is still timed from the load's end, so it may come out a poll later than it was.
+    const probeResult = probe ? await probe.stop() : null;
+    const drained = target.storedEvents ? waitForStored(target, expected + stepEvents + (probe?.acceptedTotal ?? 0), loadEnded, DRAIN_TIMEOUT_MS) : null;
+    expected += stepEvents + (probe?.acceptedTotal ?? 0);
+    let endToEnd: LoadStep['endToEnd'] = null;
+    if (drained) {
+      const drainSeconds = await drained;
+      endToEnd = {
+        drainSeconds,
+        eventsPerSecond: drainSeconds === null ? null : stepEvents / ((loadEnded - loadStarted) / 1000 + drainSeconds),
+      };
+    }
+    // Until the drain: the worker's inserts for this step's load go on after the load stops.
+    const clickhouse =
+      target.clickhouseUrl && countersBefore
+        ? clickhouseActivity(countersBefore, await clickhouseCounters(target.clickhouseUrl), (performance.now() - loadStarted) / 1000)
+        : null;
+    const step: LoadStep = { shape, connections, ...outcome, probe: probeResult, endToEnd, produceBatches: null, clickhouse, cpu };
+    log(describeStep(label, step));
+    return step;
+  }
+
   const steps: LoadStep[] = [];
   for (const shape of STEP_SHAPES) {
-    for (const connections of CONNECTIONS) {
-      const probe = target.reader
-        ? readabilityProbe({ url: target.url, apiKey: target.apiKey, ...target.reader, runId: `${ctx.runId}-${shape}-${connections}`, ...PROBE })
-        : null;
-      const offsetsBefore = kafka ? await endOffsets(kafka.brokers, kafka.eventsTopic) : null;
-      const countersBefore = target.clickhouseUrl ? await clickhouseCounters(target.clickhouseUrl) : null;
-      sampler.start();
-      probe?.start();
-      const loadStarted = performance.now();
-      const outcome = await runLoad({ url: target.url, apiKey: target.apiKey, shape, connections, durationSeconds: DURATION_S });
-      const loadEnded = performance.now();
-      const cpu = sampler.stop();
-      const stepEvents = outcome.accepted * eventsPerRequest(shape);
-      if (kafka && offsetsBefore) {
-        windows.push({ from: offsetsBefore, to: await endOffsets(kafka.brokers, kafka.eventsTopic), seconds: outcome.durationSeconds });
-      }
-      // The probes still waiting to see their events finish first: the drain check counts through
-      // the API in embedded mode (a count over hours of events, the heaviest read there is), and
-      // polled beside them it slowed the worker's inserts that they wait for (bench/NOTES.md). The
-      // drain is still timed from the load's end, so it may come out a poll later than it was.
-      const probeResult = probe ? await probe.stop() : null;
-      const drained = target.storedEvents ? waitForStored(target, expected + stepEvents + (probe?.acceptedTotal ?? 0), loadEnded, DRAIN_TIMEOUT_MS) : null;
-      expected += stepEvents + (probe?.acceptedTotal ?? 0);
-      let endToEnd: LoadStep['endToEnd'] = null;
-      if (drained) {
-        const drainSeconds = await drained;
-        endToEnd = {
-          drainSeconds,
-          eventsPerSecond: drainSeconds === null ? null : stepEvents / ((loadEnded - loadStarted) / 1000 + drainSeconds),
-        };
-      }
-      // Until the drain: the worker's inserts for this step's load go on after the load stops.
-      const clickhouse =
-        target.clickhouseUrl && countersBefore
-          ? clickhouseActivity(countersBefore, await clickhouseCounters(target.clickhouseUrl), (performance.now() - loadStarted) / 1000)
-          : null;
-      const step: LoadStep = { shape, connections, ...outcome, probe: probeResult, endToEnd, produceBatches: null, clickhouse, cpu };
-      steps.push(step);
-      log(describeStep(label, step));
+    for (const connections of CONNECTIONS) steps.push(await measureStep(shape, connections, `${shape}-${connections}`, true));
+  }
+  // The distributed layouts are compared on their best steps; each is measured once more, so that the
+  // report can tell a difference between layouts from the difference between two runs of one.
+  const repeats: LoadStep[] = [];
+  if (layout !== null) {
+    for (const chosen of [bestSingle({ steps }).step, bestBatchEndToEnd({ steps }).step]) {
+      if (!chosen) continue;
+      log(`${label}: measuring the ${chosen.shape} step at ${chosen.connections} connections again`);
+      repeats.push(await measureStep(chosen.shape, chosen.connections, `${chosen.shape}-${chosen.connections}-again`, false));
     }
   }
   noteRestarts(ctx.problems, label, serversAtStart);
@@ -223,6 +235,7 @@ async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, lay
     layout,
     steps: kafka ? await withProduceBatches(ctx, kafka.eventsTopic, steps, windows) : steps,
     probeOverall: probes.length > 0 ? mergeProbeResults(probes) : null,
+    repeats,
   };
 }
 
