@@ -1,32 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { cellOf, chooseOption, expectGone, expectVisible, textOf, until, waitForText, type Tab } from '../helpers/browser.js';
+import { button, cellOf, chooseOption, expectGone, expectVisible, label, textOf, until, waitForText } from '../helpers/browser.js';
 import type { ReceivedRequest } from '../helpers/receivers.js';
+import { openAppTab, PIPELINE_TIMEOUT_MS, type WorkflowContext } from './dashboard-harness.js';
 
 /**
  * The alerting steps of the dashboard workflow (test/e2e/dashboard.test.ts): rule triggers with their
  * live checks, snoozing, and a failed delivery sent again. Each step drives the page by the accessible
  * names of docs/dashboard.md and checks what the screen claims against the API.
  */
-
-/** Events and deliveries go through the pipeline; the lists refresh on their own timers. */
-const PIPELINE_TIMEOUT_MS = 30_000;
-
-export interface WorkflowContext {
-  readonly ui: Tab;
-  readonly appId: string;
-  /** A plain HTTP call with the client secret: the ground truth the UI is checked against. */
-  readonly api: (method: string, urlPath: string, body?: unknown) => Promise<{ status: number; body: any }>;
-  /** Ingest with the app's API key: events come from "the application", not through the page. */
-  readonly ingest: (body: unknown) => Promise<{ status: number; body: any }>;
-}
-
-const label = (page: Page, name: string) => page.getByLabel(name, { exact: true });
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-
-async function openAppTab(page: Page, name: 'Rules' | 'Deliveries'): Promise<void> {
-  await page.getByRole('link', { name, exact: true }).click();
-}
 
 /** The editor's dry-run line, once it answers for the draft on screen (not for an earlier one). */
 function dryRunLine(page: Page): Locator {
@@ -136,7 +118,7 @@ export async function thresholdAndAbsenceRules(ctx: WorkflowContext, destination
 }
 
 /** A `datetime-local` value for an instant, in this machine's time zone (Chromium runs in the same one). */
-function localInputValue(date: Date): string {
+export function localInputValue(date: Date): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

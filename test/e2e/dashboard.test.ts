@@ -1,28 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Artifacts,
-  cellOf,
-  chooseOption,
-  expectGone,
-  expectVisible,
-  launchChromium,
-  openTab,
-  textOf,
-  until,
-  waitForText,
-  type Tab,
-} from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { button, cellOf, chooseOption, expectGone, expectVisible, label, link, textOf, until, waitForText } from '../helpers/browser.js';
 import { startHttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
-import { startService, type ServiceProcess } from '../helpers/service-process.js';
-import { requestJson } from '../helpers/http-json.js';
-import { retryFailedDelivery, snoozeAndUnsnooze, thresholdAndAbsenceRules, type WorkflowContext } from './alerting-steps.js';
-import { barToEvents, eventByUrl, overviewTotalsAndRanges, phoneEventsList, seedOverviewEvents, signIn, watchCspViolations } from './overview-steps.js';
+import { retryFailedDelivery, snoozeAndUnsnooze, thresholdAndAbsenceRules } from './alerting-steps.js';
+import { confirm, dashboardSuite, openAppTab, PIPELINE_TIMEOUT_MS, readShownOnce, signIn, urlSafe } from './dashboard-harness.js';
+import { barToEvents, eventByUrl, overviewTotalsAndRanges, phoneEventsList, seedOverviewEvents, watchCspViolations } from './overview-steps.js';
 
 /**
  * The whole dashboard workflow (create an app, define schemas, add destinations, create rules, send a
@@ -32,15 +13,10 @@ import { barToEvents, eventByUrl, overviewTotalsAndRanges, phoneEventsList, seed
  * by the accessible name docs/dashboard.md gives it; every step leaves a screenshot in
  * test-artifacts/dashboard/. What the UI claims (Verified, a trigger count, a delivery) is checked
  * against what really happened: the receiver's requests, and plain HTTP calls with the keys shown.
+ * test/e2e/dashboard-controls.test.ts goes through the remaining controls one screen at a time.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DASHBOARD_INDEX = path.join(ROOT, 'dist', 'dashboard', 'index.html');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-const SHOWN_ONCE = 'You will not see this again.';
-/** Events and deliveries go through the pipeline; the lists refresh on their own timers. */
-const PIPELINE_TIMEOUT_MS = 30_000;
-
 const APP_NAME = 'Acme Shop';
 const EVENT_NAME = 'order.paid';
 const DESTINATION = 'Ops Slack';
@@ -50,8 +26,6 @@ const DRAFT_DESTINATION = 'Slack draft';
 const SLACK_PATH_SECRET = 'B0E2E/e2e-webhook-token';
 const RULE = 'Big orders';
 const SECRET_LABEL = 'ci robot';
-
-const urlSafe = (length: number): string => randomBytes(length).toString('base64url').slice(0, length);
 
 interface SlackBody {
   text: string;
@@ -68,117 +42,23 @@ function slackBody(request: ReceivedRequest): SlackBody {
 }
 
 describe('dashboard, end to end (embedded mode, Debian Chromium)', () => {
-  const bootstrapSecret = `svc_cs_${urlSafe(40)}`;
-  let service: ServiceProcess | undefined;
   let receiver: Awaited<ReturnType<typeof startHttpReceiver>> | undefined;
   /** A second Slack stand-in whose answer the test changes: 400 (a failure not retried), then 200. */
   let flaky: (Awaited<ReturnType<typeof startHttpReceiver>> & { answer(status: number): void }) | undefined;
-  let browser: Browser | undefined;
-  let artifacts: Artifacts;
-  let tab: Tab | undefined;
 
-  /** Undone in reverse order, each one even when an earlier one fails: no service process outlives the suite. */
-  const cleanups: Array<() => Promise<unknown> | void> = [];
-
-  beforeAll(async () => {
-    // Not a skip: a missing build means the dashboard is not shipped, which is a failure.
-    if (!existsSync(DASHBOARD_INDEX)) {
-      throw new Error(`${path.relative(ROOT, DASHBOARD_INDEX)} is missing: build the dashboard first (npx vite build --config src/dashboard/vite.config.ts)`);
-    }
-    artifacts = Artifacts.fresh('dashboard');
-    const dir = mkdtempSync(path.join(tmpdir(), 'eas-e2e-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const sink = await startHttpReceiver();
-    receiver = sink;
-    cleanups.push(() => sink.close());
-    let flakyStatus = 400;
-    const flakySink = await startHttpReceiver(() => ({ status: flakyStatus, body: flakyStatus === 200 ? 'ok' : 'invalid_payload' }));
-    flaky = { ...flakySink, answer: (status) => (flakyStatus = status) };
-    cleanups.push(() => flakySink.close());
-    const started = await startService({
-      DATA_DIR: dir,
-      BOOTSTRAP_CLIENT_SECRET: bootstrapSecret,
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      // Not quieter: startService waits for the info-level "started" line. The log is saved on failure.
-      LOG_LEVEL: 'info',
-    });
-    service = started;
-    cleanups.push(async () => expect(await started.stop(), 'the service exits cleanly on SIGTERM').toBe(0));
-    const chromium = await launchChromium();
-    browser = chromium;
-    cleanups.push(() => chromium.close());
+  const suite = dashboardSuite('dashboard', {
+    async beforeStart({ onCleanup }) {
+      const sink = await startHttpReceiver();
+      receiver = sink;
+      onCleanup(() => sink.close());
+      let flakyStatus = 400;
+      const flakySink = await startHttpReceiver(() => ({ status: flakyStatus, body: flakyStatus === 200 ? 'ok' : 'invalid_payload' }));
+      flaky = { ...flakySink, answer: (status) => (flakyStatus = status) };
+      onCleanup(() => flakySink.close());
+      return {};
+    },
   });
-
-  afterEach(async ({ task }) => {
-    if (!tab) return;
-    if (task.result?.state === 'fail') {
-      await tab.saveFailure(task.name);
-      if (service) artifacts.write(`FAILED-service.log`, service.output());
-    }
-    await tab.close();
-    tab = undefined;
-  });
-
-  afterAll(async () => {
-    const errors: unknown[] = [];
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length > 0) throw errors[0];
-  });
-
-  /** A plain HTTP call to the service, outside the browser: the ground truth the UI is checked against. */
-  const http = (method: string, urlPath: string, headers: Record<string, string>, body?: unknown) => requestJson(service!.url, method, urlPath, headers, body);
-  const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` });
-
-  async function open(viewport?: { width: number; height: number }): Promise<Tab> {
-    tab = await openTab(browser!, artifacts, { baseURL: service!.url, ...(viewport ? { viewport } : {}) });
-    return tab;
-  }
-
-  const label = (page: Page, name: string) => page.getByLabel(name, { exact: true });
-  const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-  const link = (page: Page, name: string) => page.getByRole('link', { name, exact: true });
-  const shownOnceDialog = (page: Page, title: string) => page.getByRole('dialog', { name: title, exact: true });
-
-  /** Reads the value out of a shown-once dialog (`API key`, `Client secret`), checks the warning, closes it. */
-  async function readShownOnce(ui: Tab, title: string, stepName: string): Promise<string> {
-    const dialog = await expectVisible(shownOnceDialog(ui.page, title));
-    const value = await dialog.getByRole('textbox', { name: title, exact: true }).inputValue();
-    await expectVisible(dialog.getByText(SHOWN_ONCE, { exact: false }));
-    await expectVisible(dialog.getByRole('button', { name: 'Copy', exact: true }));
-    await ui.step(stepName);
-    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
-    await expectGone(shownOnceDialog(ui.page, title));
-    return value;
-  }
-
-  /** Confirms the modal confirmation dialog that the last click opened. */
-  async function confirm(page: Page, confirmName: string): Promise<void> {
-    const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: confirmName, exact: true }) });
-    await expectVisible(dialog);
-    await expectVisible(dialog.getByRole('button', { name: 'Cancel', exact: true }));
-    await dialog.getByRole('button', { name: confirmName, exact: true }).click();
-  }
-
-  /** The plain HTTP calls of one app: the API with the bootstrap secret, ingest with the app's key. */
-  function appContext(ui: Tab, appId: string, apiKey: string): WorkflowContext {
-    return {
-      ui,
-      appId,
-      api: (method, urlPath, body) => http(method, urlPath, bearer(bootstrapSecret), body),
-      ingest: (body) => http('POST', '/v1/ingest', { 'x-api-key': apiKey }, body),
-    };
-  }
-
-  async function openAppTab(page: Page, name: 'Schemas' | 'Destinations' | 'Rules' | 'Events' | 'Deliveries' | 'Settings'): Promise<void> {
-    // How a tab shows in the URL is the dashboard's business; each step waits for its own content.
-    await link(page, name).click();
-  }
+  const { bootstrapSecret, http, bearer, appContext, open } = suite;
 
   it('runs the whole workflow: app, schema, destination, rule, event, trigger, delivery, rule triggers and checks, snooze, retry, key rotation, client secrets', async () => {
     const ui = await open();

@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { cellOf, expectVisible, textOf, until, waitForText } from '../helpers/browser.js';
-import { ingestAndWait, type WorkflowContext } from './alerting-steps.js';
+import { ingestAndWait } from './alerting-steps.js';
+import type { WorkflowContext } from './dashboard-harness.js';
 
 /**
  * The overview steps of the dashboard workflow (test/e2e/dashboard.test.ts): totals and top lists of
@@ -94,7 +95,7 @@ const percent = (page: Page, part: number, whole: number): Promise<string> =>
   whole === 0 ? Promise.resolve('—') : page.evaluate<string>(`(${part} / ${whole}).toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 })`);
 
 /** The value of `name` in a description list (the totals, an event's fields): the `dd` after its `dt`. */
-const definitionOf = (page: Page, name: string): Locator =>
+export const definitionOf = (page: Page, name: string): Locator =>
   page.getByRole('term').filter({ hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
 
 /** Rows of a table that are the table's own rows (not the header, nor a closed details row). */
@@ -194,13 +195,13 @@ async function errorSegment(page: Page): Promise<{ x: number; y: number }> {
 }
 
 /** The ids of the events list on screen, newest first: each row's time links to `…/events/<id>`. */
-async function listedIds(page: Page): Promise<string[]> {
+export async function listedIds(page: Page): Promise<string[]> {
   const links = page.getByRole('table', { name: 'Events, newest first', exact: true }).getByRole('link');
   return (await links.evaluateAll((nodes) => nodes.map((node) => String((node as { href: string }).href)))).map((href) => href.split('/').pop() ?? '');
 }
 
 /** Waits until the events list shows exactly `ids`, in this order. */
-async function expectListed(page: Page, what: string, ids: readonly string[]): Promise<void> {
+export async function expectListed(page: Page, what: string, ids: readonly string[]): Promise<void> {
   await until(what, () => listedIds(page), (listed) => JSON.stringify(listed) === JSON.stringify(ids));
 }
 
@@ -334,12 +335,4 @@ export async function watchCspViolations(page: Page): Promise<readonly string[]>
     `document.addEventListener('securitypolicyviolation', (e) => window.e2eCspViolation([e.violatedDirective, e.blockedURI, e.sample].join(' ')))`,
   );
   return violations;
-}
-
-/** Signs in with `secret` and waits for the apps. */
-export async function signIn(page: Page, secret: string): Promise<void> {
-  await page.goto('/sign-in');
-  await page.getByLabel('Client secret', { exact: true }).fill(secret);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expectVisible(page.getByRole('heading', { name: 'Apps', exact: true }));
 }

@@ -215,3 +215,11 @@ export async function chooseOption(select: Locator, text: string): Promise<void>
   if (!match) throw new Error(`${String(select)} has no option "${text}"; options are ${JSON.stringify(options.map((o) => o.label))}`);
   await select.selectOption({ value: match.value });
 }
+
+/**
+ * The dashboard's controls by their exact accessible names (docs/dashboard.md), within a page or a
+ * part of it: an input by its label, a button, a link.
+ */
+export const label = (scope: Page | Locator, name: string): Locator => scope.getByLabel(name, { exact: true });
+export const button = (scope: Page | Locator, name: string): Locator => scope.getByRole('button', { name, exact: true });
+export const link = (scope: Page | Locator, name: string): Locator => scope.getByRole('link', { name, exact: true });

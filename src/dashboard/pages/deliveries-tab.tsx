@@ -19,6 +19,12 @@ import { useAppContext } from './app-context';
 const POLL_MS = 3_000;
 const PAGE_SIZE = 25;
 
+/** What the log says when it lists nothing: with a status chosen, that none has it, not that none exist. */
+function emptySentence(status: string, pageNumber: number): string {
+  if (pageNumber > 1) return 'No more deliveries.';
+  return status === '' ? 'No deliveries yet: they appear when a rule with actions triggers.' : `No ${status} deliveries.`;
+}
+
 /** What each rule action sent, newest first, with the rule and destination by name. */
 export function DeliveriesTab() {
   const { app } = useAppContext();
@@ -66,7 +72,7 @@ export function DeliveriesTab() {
       ) : deliveries.isError ? (
         <ErrorAlert error={deliveries.error} />
       ) : deliveries.data.items.length === 0 ? (
-        <EmptyState>{pages.pageNumber === 1 ? 'No deliveries yet: they appear when a rule with actions triggers.' : 'No more deliveries.'}</EmptyState>
+        <EmptyState>{emptySentence(status, pages.pageNumber)}</EmptyState>
       ) : (
         <DataTable caption="Deliveries, newest first" columns={['Time', 'Status', 'Rule', 'Destination', 'Attempts', 'Last error', 'Actions']}>
           {deliveries.data.items.map((delivery) => (
