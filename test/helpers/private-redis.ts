@@ -1,17 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { freePort } from './net.js';
+import { killServer, type PrivateServer } from './private-server.js';
 
 /**
  * A redis-server of the test's own, on a free port, that the test may stop and start again (the
  * shared stack's Redis must never be stopped: other suites use it). In memory only: nothing is saved,
  * so a restart comes back empty, as a replaced Redis would.
  */
-export class PrivateRedis {
+export class PrivateRedis implements PrivateServer {
   readonly #dir = mkdtempSync(path.join(tmpdir(), 'eas-redis-'));
   #child: ChildProcess | undefined;
 
@@ -53,10 +53,7 @@ export class PrivateRedis {
   async stop(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
+    await killServer(child);
   }
 
   async dispose(): Promise<void> {
