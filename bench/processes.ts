@@ -42,12 +42,14 @@ function listProcesses(): ProcInfo[] {
 
 export function findStackProcesses(): StackProcesses {
   const all = listProcesses();
-  const broker = all.filter((p) => p.comm === 'java' && p.argv.includes('kafka.Kafka'));
+  // The stack's own servers, by their config files: the local cluster's (cluster/kafka-N/,
+  // cluster/clickhouse-N/) and a test's private ClickHouse run the same programs.
+  const broker = all.filter((p) => p.comm === 'java' && p.argv.includes('kafka.Kafka') && /\/kafka\/server\.properties$/.test(p.argv.at(-1) ?? ''));
   const cpIndex = broker[0]?.argv.indexOf('-cp') ?? -1;
   return {
     kafka: broker.map((p) => p.pid),
     // comm is cut to 15 characters by the kernel: "clickhouse-serv".
-    clickhouse: all.filter((p) => p.comm.startsWith('clickhouse-serv')).map((p) => p.pid),
+    clickhouse: all.filter((p) => p.comm.startsWith('clickhouse-serv') && p.argv.some((arg) => /^--config-file=.*\/clickhouse\/config\.xml$/.test(arg))).map((p) => p.pid),
     redis: all.filter((p) => p.comm === 'redis-server').map((p) => p.pid),
     postgres: all.filter((p) => p.comm === 'postgres').map((p) => p.pid),
     kafkaClasspath: cpIndex >= 0 ? (broker[0]!.argv[cpIndex + 1] ?? null) : null,

@@ -5,6 +5,7 @@
 #   bash deploy/local/stack.sh down   [service...]   stop what this script started
 #   bash deploy/local/stack.sh status [service...]   one line per service; exit 0 only if all are up
 #   bash deploy/local/stack.sh env                   the export lines the test suites read
+#   bash deploy/local/stack.sh up --cluster          the local cluster instead (deploy/local/cluster.sh)
 #
 # Services: kafka clickhouse redis postgres (default: all). `up` reports progress on stderr and prints
 # only the export lines on stdout, so `eval "$(bash deploy/local/stack.sh up)"` works.
@@ -644,6 +645,8 @@ take_lock() {
 main() {
   (($# >= 1)) || usage
   local command=$1; shift
+  # The cluster (deploy/local/cluster.sh) instead of the single stack.
+  if [[ ${1:-} == --cluster ]]; then shift; exec bash "$SCRIPT_DIR/cluster.sh" "$command" "$@"; fi
   local services=("$@") s
   ((${#services[@]})) || services=("${ALL_SERVICES[@]}")
   for s in "${services[@]}"; do
@@ -678,4 +681,5 @@ main() {
   esac
 }
 
-main "$@"
+# deploy/local/cluster.sh sources this file for its functions; run as a script, it is the command.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then main "$@"; fi
