@@ -7,6 +7,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { envSchema, loadConfig } from '../../src/config.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
+import { EVENT_PARTITIONS, topicsFor } from '../../src/domain/messages/topics.js';
 import { ALERTS_FILE, ALERTS_TEST_FILE, FIRING_SCENARIOS, PROMETHEUS_RULE_FILE, PROMTOOL, alertsTestYaml, prometheusRuleYaml } from '../helpers/prometheus-assets.js';
 
 /**
@@ -299,11 +300,14 @@ const [secretExample] = manifestsOf('secret.example.yaml');
 /** The example's values as an operator fills them in: its own bootstrap secret is public and refused. */
 const filledInSecret = { ...secretExample!.stringData, BOOTSTRAP_CLIENT_SECRET: generateClientSecret() };
 
+/** Manifests an operator adds when the cluster has what they need (CRDs, a Secret of their own). */
+const OPT_IN = ['podmonitor.yaml', 'prometheusrule.yaml', 'secret.example.yaml', 'worker-scaledobject.yaml'];
+
 describe('deploy/k8s', () => {
   it('lists every manifest in the kustomization, namespace-free, except the opt-in ones', () => {
     const files = readdirSync(path.join(ROOT, K8S)).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
-    expect([...kustomization.resources, 'podmonitor.yaml', 'prometheusrule.yaml', 'secret.example.yaml'].sort()).toEqual(files.sort());
-    for (const manifest of [...applied, ...manifestsOf('podmonitor.yaml'), ...manifestsOf('prometheusrule.yaml'), secretExample!]) {
+    expect([...kustomization.resources, ...OPT_IN].sort()).toEqual(files.sort());
+    for (const manifest of [...applied, ...OPT_IN.flatMap(manifestsOf)]) {
       expect(manifest.apiVersion, manifest.metadata.name).toBeTruthy();
       expect(manifest.metadata.namespace, `${manifest.kind} ${manifest.metadata.name}`).toBeUndefined();
     }
@@ -360,6 +364,27 @@ describe('deploy/k8s', () => {
     expect(container!.securityContext).toEqual(expect.objectContaining({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false }));
     expect(container!.resources?.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
     expect(container!.resources?.limits?.memory).toBeDefined();
+  });
+
+  it("scales the worker on its consumer lag with KEDA: the worker's groups and topics, the ConfigMap's brokers, one replica per partition at most", () => {
+    const [scaledObject] = manifestsOf('worker-scaledobject.yaml') as unknown as Array<{
+      kind: string;
+      spec: { scaleTargetRef: { name: string }; minReplicaCount: number; maxReplicaCount: number; triggers: Array<{ type: string; metadata: Record<string, string> }> };
+    }>;
+    expect(scaledObject!.kind).toBe('ScaledObject');
+    expect(find('Deployment', scaledObject!.spec.scaleTargetRef.name)?.spec?.template?.spec.containers[0]?.args).toEqual(['worker']);
+    const topics = topicsFor(configMap.data!.KAFKA_TOPIC_PREFIX!);
+    expect(scaledObject!.spec.triggers.map((t) => [t.type, t.metadata.topic, t.metadata.consumerGroup])).toEqual([
+      ['kafka', topics.events, topics.workerGroup],
+      ['kafka', topics.deliveries, topics.deliveryGroup],
+    ]);
+    for (const trigger of scaledObject!.spec.triggers) {
+      expect(trigger.metadata.bootstrapServers).toBe(configMap.data!.KAFKA_BROKERS);
+      expect(Number(trigger.metadata.lagThreshold)).toBeGreaterThan(0);
+    }
+    // Both topics have EVENT_PARTITIONS partitions: a worker beyond that gets none.
+    expect(scaledObject!.spec.maxReplicaCount).toBe(EVENT_PARTITIONS);
+    expect(scaledObject!.spec.minReplicaCount).toBeGreaterThanOrEqual(2);
   });
 
   it('migrates with the operator CLI in a Job', () => {
