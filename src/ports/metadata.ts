@@ -107,6 +107,8 @@ export interface ClientSecretRepository {
   /** A page of the account's secrets, revoked ones included, oldest first. */
   list(accountId: string, page: Page): Promise<ClientSecretRecord[]>;
   countActive(accountId: string): Promise<number>;
+  /** The active secrets of each of these accounts, in one query: every id given is a key (0 for none). */
+  countActiveByAccount(accountIds: readonly string[]): Promise<Map<string, number>>;
   /**
    * Marks the secret revoked if it is an active secret of the account; false when nothing changed.
    * One conditional statement: of two concurrent revocations of one secret, one changes it.

@@ -49,14 +49,13 @@ export class AccountsService {
   /** A page of every account, oldest first, with how many active client secrets each has. */
   async list(page: { limit: number; offset: number }): Promise<AccountView[]> {
     const accounts = await this.deps.metadata.accounts.list(page);
-    return Promise.all(
-      accounts.map(async (account) => ({
-        id: account.id,
-        name: account.name,
-        createdAt: account.createdAt.toISOString(),
-        activeSecrets: await this.deps.metadata.clientSecrets.countActive(account.id),
-      })),
-    );
+    const activeSecrets = await this.deps.metadata.clientSecrets.countActiveByAccount(accounts.map((account) => account.id));
+    return accounts.map((account) => ({
+      id: account.id,
+      name: account.name,
+      createdAt: account.createdAt.toISOString(),
+      activeSecrets: activeSecrets.get(account.id) ?? 0,
+    }));
   }
 
   /**

@@ -240,6 +240,15 @@ describe.each(METADATA_BACKENDS)('metadata store on $name', (backend) => {
       expect(await store().clientSecrets.revokeActive({ accountId: account.id, id: a.id, at })).toBe(true);
       expect(await store().clientSecrets.revokeActive({ accountId: account.id, id: a.id, at: new Date() })).toBe(false);
       expect(await store().clientSecrets.countActive(account.id)).toBe(1);
+      const unknown = '01900000-0000-7000-8000-000000000000';
+      expect(await store().clientSecrets.countActiveByAccount([account.id, other.id, unknown])).toEqual(
+        new Map([
+          [account.id, 1],
+          [other.id, 0],
+          [unknown, 0],
+        ]),
+      );
+      expect(await store().clientSecrets.countActiveByAccount([])).toEqual(new Map());
       expect(await store().clientSecrets.findActiveByDigest(a.digest)).toBeNull();
       expect((await store().clientSecrets.findByDigest(a.digest))?.revokedAt).toEqual(at);
       expect((await store().clientSecrets.list(account.id, { limit: 10, offset: 0 })).map((s) => [s.id, s.revokedAt])).toEqual([

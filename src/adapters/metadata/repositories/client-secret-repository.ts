@@ -35,6 +35,15 @@ export class OrmClientSecretRepository implements ClientSecretRepository {
     return this.em().count(ClientSecretEntity, { account: accountId, revokedAt: null });
   }
 
+  async countActiveByAccount(accountIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map(accountIds.map((id) => [id, 0]));
+    if (accountIds.length === 0) return counts;
+    // The rows themselves (their ids and accounts only): an account has a handful of secrets.
+    const active = await this.em().find(ClientSecretEntity, { account: { $in: [...accountIds] }, revokedAt: null }, { ...DETACHED, fields: ['account'] });
+    for (const secret of active) counts.set(secret.account.id, (counts.get(secret.account.id) ?? 0) + 1);
+    return counts;
+  }
+
   async revokeActive(input: { readonly accountId: string; readonly id: string; readonly at: Date }): Promise<boolean> {
     const changed = await this.em().nativeUpdate(ClientSecretEntity, { id: input.id, account: input.accountId, revokedAt: null }, { revokedAt: input.at });
     return changed > 0;
