@@ -25,11 +25,11 @@ const segmentArb = fc
   .map(([first, rest]) => first + rest)
   .filter((segment) => segment !== '__proto__');
 
-/** Dotted paths into data (never starting with `metadata`), `metadata.<key>`, `$level`, `$customer_id`. */
+/** Dotted paths into data (never starting with `metadata`), `metadata.<key>` (a key may hold dots), `$level`, `$customer_id`. */
 const fieldArb = fc.oneof(
   { weight: 4, arbitrary: fc.array(segmentArb, { minLength: 1, maxLength: 5 }).map((s) => s.join('.')).filter((p) => !p.startsWith('metadata.') && p !== 'metadata' && p.length <= 200) },
   // A path is text, not a key: `__proto__` here names an own key of the event's data, and resolves only to one.
-  { weight: 1, arbitrary: fc.constantFrom('$level', '$customer_id', 'amount', 'order.total', 'items.0.sku', 'constructor', 'toString', 'a.constructor.name', '__proto__', 'a.__proto__.b') },
+  { weight: 1, arbitrary: fc.constantFrom('$level', '$customer_id', 'amount', 'order.total', 'items.0.sku', 'constructor', 'toString', 'a.constructor.name', '__proto__', 'a.__proto__.b', 'metadata.service.name') },
   { weight: 1, arbitrary: segmentArb.map((key) => `metadata.${key}`) },
 );
 
@@ -111,7 +111,7 @@ const nonString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.con
 const badConditionArb: fc.Arbitrary<Json> = fc.oneof(
   fc
     .tuple(
-      fc.constantFrom('', '.a', 'a.', 'a..b', '$foo', '$', 'metadata', 'metadata.a.b', 'a b', 'é', '-a', 'a.-b', `${'f'.repeat(201)}`, 'a.b c', 'ü.x'),
+      fc.constantFrom('', '.a', 'a.', 'a..b', '$foo', '$', 'metadata', 'metadata.', 'metadata..a', 'metadata.-a', 'metadata.a b', 'a b', 'é', '-a', 'a.-b', `${'f'.repeat(201)}`, 'a.b c', 'ü.x'),
       fc.constantFrom(...OPERATORS),
     )
     .map(([field, operator]) => ({ field, operator, value: 1 })),
