@@ -3,19 +3,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // Every test in the tree runs: no focused, skipped, todo, conditional or expected-to-fail forms. A test
-// that cannot run on some machine says why at run time, `ctx.skip(reason)` with the reason written out;
-// the run's summary lists it with that reason, and a whole run fails on a skip without one
+// that cannot run on some machine says why at run time, giving its test context's `skip` a written
+// reason; the run's summary lists it with that reason, and a whole run fails on a skip without one
 // (test/run-all.sh).
 const TEST_FUNCTIONS = /^(it|test|describe|suite|bench)$/;
 /** The call's argument `index` is a written, non-empty string. */
 const reasonAt = (index) => `:matches([arguments.${index}.type='TemplateLiteral'], [arguments.${index}.type='Literal'][arguments.${index}.value=/\\S/])`;
 const WITH_REASON = `:matches([arguments.length=1]${reasonAt(0)}, [arguments.length=2]${reasonAt(1)})`;
-const EVERY_TEST_RUNS = 'Every test runs: no .only, .skip, .skipIf, .runIf, .todo or .fails. A test that cannot run here calls ctx.skip(reason).';
+const EVERY_TEST_RUNS = 'Every test runs: no .only, .skip, .skipIf, .runIf, .todo or .fails. A test that cannot run here calls its context\'s skip with a written reason.';
 const skippedOrFocused = [
   { selector: 'MemberExpression[property.name=/^(only|skipIf|runIf|todo|fails)$/]', message: EVERY_TEST_RUNS },
-  // it.skip, describe.skip, test.concurrent.skip, it.each(…).skip
+  // skip on a test function, or on a chain of one (concurrent, each)
   { selector: `MemberExpression[property.name='skip']:matches([object.name=${TEST_FUNCTIONS}], [object.type=/^(MemberExpression|CallExpression)$/])`, message: EVERY_TEST_RUNS },
-  // ctx.skip(), and skip() taken from the test's context
+  // the test context's skip without a written reason, called on the context or destructured
   { selector: `CallExpression[callee.property.name='skip']:not([callee.object.name=${TEST_FUNCTIONS}]):not(${WITH_REASON})`, message: EVERY_TEST_RUNS },
   { selector: `CallExpression[callee.name='skip']:not(${WITH_REASON})`, message: 'skip() gives its reason as a written string: skip(reason) or skip(condition, reason).' },
 ];

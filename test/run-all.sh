@@ -56,7 +56,7 @@ status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json \
   --reporter=./test/helpers/run-summary.ts "$@" || status=$?
 
-# A whole run (no filter given) fails when a test was skipped without saying why (ctx.skip(reason)).
+# A whole run (no filter given) fails when a test was skipped without saying why (the reason given to the test context's skip).
 if [ "$#" -eq 0 ]; then
   node -e '
     const summary = JSON.parse(require("node:fs").readFileSync("test-artifacts/summary.json", "utf8"));

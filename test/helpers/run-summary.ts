@@ -4,9 +4,9 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * A vitest reporter that closes the run with one line in the plain form any CI reads
- * (`N passed, N failed, N skipped`), lists every skipped test with the reason it gave
- * (`ctx.skip(reason)`), and writes the same to test-artifacts/summary.json for test/run-all.sh, which
- * fails a full run when a test was skipped without a reason.
+ * (`N passed, N failed, N skipped`), lists every skipped test with the reason it gave its test
+ * context's `skip`, and writes the same to test-artifacts/summary.json for test/run-all.sh, which fails
+ * a full run when a test was skipped without a reason.
  *
  * A file that fails to load, or whose hook fails, has no failed test of its own: it counts as one
  * failure, so that such a run never reads "0 failed".
