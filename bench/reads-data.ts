@@ -152,7 +152,7 @@ function openEngine(location: EventStoreLocation): { engine: SeedEngine; store: 
         rows: async <T>(sql: string) => (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>(),
         close: () => client.close(),
       },
-      store: (now) => new ClickHouseEventStore({ url: location.url, database: location.database, now }),
+      store: (now) => new ClickHouseEventStore({ urls: [location.url], database: location.database, now }),
     };
   }
   // Sessions on one path share chDB's one engine of this process (see chdb-event-store.ts).

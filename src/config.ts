@@ -29,17 +29,32 @@ const port = z
   .transform(Number)
   .refine((n) => n <= 65535, { error: 'expected a TCP port number from 0 to 65535' });
 
-const url = (protocols: string[]) =>
-  z.string().refine(
-    (v) => {
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { error: `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
-  );
+const isUrlOf = (protocols: string[], value: string): boolean => {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const startingWith = (protocols: string[]) => protocols.map((p) => `${p}//`).join(' or ');
+
+const url = (protocols: string[]) => z.string().refine((v) => isUrlOf(protocols, v), { error: `expected a URL starting with ${startingWith(protocols)}` });
+
+/** A comma list of URLs. A bad one is named by its place, not its text: a URL may carry a password. */
+const urlList = (protocols: string[]) =>
+  z.string().transform((text, ctx): string[] => {
+    const urls = text.split(',').map((part) => part.trim());
+    const bad = urls.findIndex((v) => !isUrlOf(protocols, v));
+    if (bad !== -1) {
+      ctx.addIssue({ code: 'custom', message: `expected a comma list of URLs starting with ${startingWith(protocols)}; item ${bad + 1} is not one` });
+      return z.NEVER;
+    }
+    return urls;
+  });
+
+/** A name ClickHouse takes unquoted: a database or a cluster. */
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: 'expected an identifier of letters, digits and _' });
 
 const SECRET_FORM = /^svc_cs_[A-Za-z0-9_-]{32,}$/;
 
@@ -98,12 +113,20 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9._-]{0,100}$/, { error: 'expected up to 100 characters of A-Z a-z 0-9 . _ -' })
     .default('eas.')
     .describe('Prefix of every Kafka topic and consumer group name (distributed mode)'),
-  CLICKHOUSE_URL: url(['http:', 'https:']).optional().describe('ClickHouse HTTP interface, e.g. http://user:password@host:8123 (required in distributed mode)'),
-  CLICKHOUSE_DATABASE: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: 'expected an identifier of letters, digits and _' })
-    .default('event_alerting')
-    .describe('ClickHouse database that holds the events (created if missing)'),
+  CLICKHOUSE_URL: url(['http:', 'https:'])
+    .optional()
+    .describe('ClickHouse HTTP interface, e.g. http://user:password@host:8123 (distributed mode needs this or CLICKHOUSE_URLS)'),
+  CLICKHOUSE_URLS: urlList(['http:', 'https:'])
+    .optional()
+    .describe(
+      "Instead of CLICKHOUSE_URL, a comma list of the HTTP interfaces of a cluster's nodes (several need CLICKHOUSE_CLUSTER): requests go to one node and move to the next when it cannot be reached",
+    ),
+  CLICKHOUSE_CLUSTER: identifier
+    .optional()
+    .describe(
+      "Name of a cluster in the ClickHouse servers' configuration (remote_servers): set, the event tables are replicated tables per shard behind Distributed tables, created ON CLUSTER; unset, plain tables on one server",
+    ),
+  CLICKHOUSE_DATABASE: identifier.default('event_alerting').describe('ClickHouse database that holds the events (created if missing)'),
   REDIS_URL: url(['redis:', 'rediss:']).optional().describe('Redis URL, e.g. redis://host:6379 (required in distributed mode)'),
   REDIS_KEY_PREFIX: z
     .string()
@@ -147,8 +170,11 @@ export type EnvName = keyof typeof envSchema.shape;
 export interface DistributedConfig {
   readonly kafkaBrokers: readonly string[];
   readonly kafkaTopicPrefix: string;
-  readonly clickhouseUrl: string;
+  /** The ClickHouse nodes, in the order they are tried (at least one). */
+  readonly clickhouseUrls: readonly string[];
   readonly clickhouseDatabase: string;
+  /** The cluster the event tables are spread over, or null for plain tables on one server. */
+  readonly clickhouseCluster: string | null;
   readonly redisUrl: string;
   /** Prefix of the state store's keys and channels; '' by default. */
   readonly redisKeyPrefix: string;
@@ -181,7 +207,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const REQUIRED_WHEN_DISTRIBUTED = ['CLICKHOUSE_URL', 'REDIS_URL', 'DATABASE_URL'] as const;
+const REQUIRED_WHEN_DISTRIBUTED = ['REDIS_URL', 'DATABASE_URL'] as const;
 
 /** Validates the environment; throws a ConfigError naming every bad variable and its expected form. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
@@ -195,7 +221,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   const e = parsed.data;
 
   const problems: string[] = [];
+  if (e.CLICKHOUSE_URL && e.CLICKHOUSE_URLS) {
+    problems.push(`  CLICKHOUSE_URLS: set either CLICKHOUSE_URL (one server) or CLICKHOUSE_URLS (several nodes), not both: which to use would be ambiguous`);
+  } else if (e.CLICKHOUSE_URLS && e.CLICKHOUSE_URLS.length > 1 && !e.CLICKHOUSE_CLUSTER) {
+    problems.push(`  CLICKHOUSE_URLS: several nodes are the nodes of a cluster: set CLICKHOUSE_CLUSTER to its name (separate servers would each hold some of the events)`);
+  }
   if (e.KAFKA_BROKERS) {
+    if (!e.CLICKHOUSE_URL && !e.CLICKHOUSE_URLS) {
+      problems.push(`  CLICKHOUSE_URL: required when KAFKA_BROKERS is set (distributed mode), or CLICKHOUSE_URLS for several nodes`);
+    }
     for (const name of REQUIRED_WHEN_DISTRIBUTED) {
       if (!e[name]) problems.push(`  ${name}: required when KAFKA_BROKERS is set (distributed mode)`);
     }
@@ -211,8 +245,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ? {
         kafkaBrokers: e.KAFKA_BROKERS.split(','),
         kafkaTopicPrefix: e.KAFKA_TOPIC_PREFIX,
-        clickhouseUrl: e.CLICKHOUSE_URL!,
+        clickhouseUrls: e.CLICKHOUSE_URLS ?? [e.CLICKHOUSE_URL!],
         clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+        clickhouseCluster: e.CLICKHOUSE_CLUSTER ?? null,
         redisUrl: e.REDIS_URL!,
         redisKeyPrefix: e.REDIS_KEY_PREFIX,
         databaseUrl: e.DATABASE_URL!,

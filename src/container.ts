@@ -116,7 +116,7 @@ function openVersions(config: Config, state: StateStore, logger: Logger): Pushed
 async function openEvents(config: Config): Promise<EventStore> {
   const d = config.distributed;
   const retentionDays = config.events.retentionDays;
-  if (d) return new ClickHouseEventStore({ url: d.clickhouseUrl, database: d.clickhouseDatabase, retentionDays });
+  if (d) return new ClickHouseEventStore({ urls: d.clickhouseUrls, database: d.clickhouseDatabase, cluster: d.clickhouseCluster ?? undefined, retentionDays });
   // Loaded only in embedded mode: chDB is a native engine published for linux-x64 only, and a
   // distributed deployment (on linux-arm64, or from the slim image, which leaves it out) must not need it.
   let chdb: typeof import('./adapters/event-store/chdb-event-store.js');

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 echo "==> local cluster" >&2
 eval "$(bash deploy/local/cluster.sh up)"
-export KAFKA_BROKERS CLICKHOUSE_URL CLICKHOUSE_URLS CLICKHOUSE_CLUSTER REDIS_URL DATABASE_URL
+export KAFKA_BROKERS CLICKHOUSE_URLS CLICKHOUSE_CLUSTER REDIS_URL DATABASE_URL
 
 echo "==> cluster suites" >&2
 mkdir -p test-artifacts

@@ -254,7 +254,6 @@ cluster_env() {
   for n in "${CLICKHOUSE_NODES[@]}"; do urls+=("http://$HOST:$(ch_http "$n")"); done
   local IFS=,
   echo "export KAFKA_BROKERS=${brokers[*]}"
-  echo "export CLICKHOUSE_URL=${urls[0]}"
   echo "export CLICKHOUSE_URLS=${urls[*]}"
   echo "export CLICKHOUSE_CLUSTER=$CLUSTER_NAME"
   echo "export REDIS_URL=redis://$HOST:$REDIS_PORT"

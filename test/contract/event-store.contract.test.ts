@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE } from '../../src/adapters/event-store/clickhouse-sql.js';
 import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
-import { dropTestDatabase, testDatabaseName, withMergesStopped } from '../helpers/clickhouse.js';
-import { EVENT_STORE_ENGINES, T0, closeSuiteStore, idFor, ids, makeEvent, newestFirst, openSuiteStore, readAllPages, type EventStoreHarness } from '../helpers/event-store-harness.js';
+import { testDatabaseName } from '../helpers/clickhouse.js';
+import { EVENT_STORE_ENGINES, T0, closeSuiteStore, idFor, ids, makeEvent, newestFirst, openSuiteStore, readAllPages, type EventStoreEngine, type EventStoreHarness } from '../helpers/event-store-harness.js';
 import { uniqueName } from '../helpers/stack-env.js';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { MAX_EVENT_FUTURE_MS, type StoredEvent } from '../../src/domain/events.js';
@@ -13,7 +13,7 @@ import { MAX_EVENT_FUTURE_MS, type StoredEvent } from '../../src/domain/events.j
  * database it drops at the end; each test owns a fresh app id.
  */
 
-function eventStoreContract(name: string, createHarness: () => Promise<EventStoreHarness>): void {
+function eventStoreContract({ name, create: createHarness }: EventStoreEngine): void {
   describe(`EventStore contract: ${name}`, () => {
     let harness: EventStoreHarness;
     let database: string;
@@ -59,7 +59,7 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
             expect(ids((await stores[2]?.query({ appId, limit: 10 })) ?? [])).toEqual(ids(newestFirst(events)));
           } finally {
             await Promise.all(stores.map((s) => s.close()));
-            await dropTestDatabase(harness.sql, fresh);
+            await harness.dropDatabase(fresh);
           }
         }
       }, 60_000);
@@ -107,7 +107,7 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
 
       it('never returns an event twice when its id is inserted again, on any page', async () => {
         // With merges stopped every copy stays on disk, so the reads' own deduplication is what is tested.
-        await withMergesStopped(harness.sql, database, EVENTS_TABLE, async () => {
+        await harness.withMergesStopped(database, EVENTS_TABLE, async () => {
           const appId = newApp();
           const events = Array.from({ length: 6 }, (_, i) => makeEvent(appId, { id: idFor(i), timestamp: new Date(T0 + (i % 2)) }));
           await store.insert(events);
@@ -326,7 +326,7 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
         await expect(isolated.deleteApp(newApp())).resolves.toBeUndefined();
       } finally {
         await isolated.close();
-        await dropTestDatabase(harness.sql, own);
+        await harness.dropDatabase(own);
       }
     });
 
@@ -394,4 +394,4 @@ function eventStoreContract(name: string, createHarness: () => Promise<EventStor
   });
 }
 
-for (const engine of EVENT_STORE_ENGINES) eventStoreContract(engine.name, engine.create);
+for (const engine of EVENT_STORE_ENGINES) eventStoreContract(engine);

@@ -1,4 +1,4 @@
-import { createClient } from '@clickhouse/client';
+import { createClient, type ClickHouseSettings } from '@clickhouse/client';
 import { Session } from 'chdb';
 import { quoteIdentifier } from '../../src/adapters/event-store/sql.js';
 import { uniqueName } from './stack-env.js';
@@ -21,9 +21,9 @@ export function testDatabaseName(purpose: string): string {
   return uniqueName(`${TEST_PREFIX}${purpose}`);
 }
 
-export function clickhouseSql(url: string): RunSql {
+export function clickhouseSql(url: string, settings?: ClickHouseSettings): RunSql {
   return async (sql) => {
-    const client = createClient({ url });
+    const client = createClient({ url, ...(settings === undefined ? {} : { clickhouse_settings: settings }) });
     try {
       // The client appends the format clause to a query, which only a SELECT may have.
       if (!/^\s*SELECT\b/i.test(sql)) {
@@ -49,24 +49,26 @@ export function chdbSql(path: string): RunSql {
   };
 }
 
-export async function dropTestDatabase(run: RunSql, name: string): Promise<void> {
+/** Drops a test database: on one server, or with `cluster` on every node of that cluster. */
+export async function dropTestDatabase(run: RunSql, name: string, cluster?: string): Promise<void> {
   if (!name.startsWith(TEST_PREFIX)) {
     throw new Error(`refusing to drop ${JSON.stringify(name)}: test databases start with ${TEST_PREFIX}`);
   }
-  await run(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)}`);
+  await run(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)}${cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(cluster)}`}`);
 }
 
 /**
- * Runs `body` with background merges of `database`.`table` stopped, so rows written meanwhile stay in
- * separate parts, as they do in production until a merge gets to them. Without this, whether a test
- * sees unmerged copies would depend on merge timing.
+ * Runs `body` with background merges of `database`.`table` stopped on each of `nodes`, so rows written
+ * meanwhile stay in separate parts, as they do in production until a merge gets to them. Without
+ * this, whether a test sees unmerged copies would depend on merge timing. (A replica whose merges
+ * run would otherwise merge, and the others fetch its merged part.)
  */
-export async function withMergesStopped<T>(run: RunSql, database: string, table: string, body: () => Promise<T>): Promise<T> {
+export async function withMergesStopped<T>(nodes: readonly RunSql[], database: string, table: string, body: () => Promise<T>): Promise<T> {
   const target = `${quoteIdentifier(database)}.${quoteIdentifier(table)}`;
-  await run(`SYSTEM STOP MERGES ${target}`);
+  await Promise.all(nodes.map((run) => run(`SYSTEM STOP MERGES ${target}`)));
   try {
     return await body();
   } finally {
-    await run(`SYSTEM START MERGES ${target}`);
+    await Promise.all(nodes.map((run) => run(`SYSTEM START MERGES ${target}`)));
   }
 }

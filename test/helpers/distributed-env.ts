@@ -21,12 +21,16 @@ export async function isolatedDistributedEnv(purpose: string): Promise<IsolatedD
   const metadataDb = await createTestDatabase(stack.databaseUrl);
   const eventsDb = testDatabaseName(purpose);
   const topicPrefix = `${uniqueName('test')}.`;
+  // On the local cluster (`npm run test:cluster` sets CLICKHOUSE_CLUSTER) the events go to the
+  // ClickHouse cluster, through all its nodes.
+  const { CLICKHOUSE_CLUSTER: cluster, CLICKHOUSE_URLS: urls } = process.env;
+  const clickhouse: Record<string, string> = cluster && urls ? { CLICKHOUSE_URLS: urls, CLICKHOUSE_CLUSTER: cluster } : { CLICKHOUSE_URL: stack.clickhouseUrl };
   return {
     stack,
     env: {
       KAFKA_BROKERS: stack.kafkaBrokers.join(','),
       KAFKA_TOPIC_PREFIX: topicPrefix,
-      CLICKHOUSE_URL: stack.clickhouseUrl,
+      ...clickhouse,
       CLICKHOUSE_DATABASE: eventsDb,
       REDIS_URL: stack.redisUrl,
       // Absence deadlines are claimed from one set per installation: another suite's workers must not see them.
@@ -35,7 +39,7 @@ export async function isolatedDistributedEnv(purpose: string): Promise<IsolatedD
     },
     async cleanup() {
       await metadataDb.drop();
-      await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb);
+      await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), eventsDb, clickhouse.CLICKHOUSE_CLUSTER);
       await deleteTopicsWithPrefix(stack.kafkaBrokers, topicPrefix);
     },
   };

@@ -9,41 +9,105 @@ import type { ClickHouseTransport } from '../../src/adapters/event-store/clickho
 import type { EventQuery, EventStore } from '../../src/ports/event-store.js';
 import type { StoredEvent } from '../../src/domain/events.js';
 import { quoteIdentifier } from '../../src/adapters/event-store/sql.js';
-import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, type RunSql } from './clickhouse.js';
+import { chdbSql, clickhouseSql, dropTestDatabase, testDatabaseName, withMergesStopped, type RunSql } from './clickhouse.js';
+import { TableLayout } from '../../src/adapters/event-store/table-layout.js';
+import { clusterAddresses } from '../cluster/cluster-control.js';
 import { stackEnv } from './stack-env.js';
 
-/** The two engines the event store runs on, for the contract suites that hold them to one behaviour. */
+/**
+ * An engine the event store runs on, for the contract suites that hold every engine to one behaviour,
+ * with what those suites need beside the store to look behind it.
+ */
 export interface EventStoreHarness {
-  open(database: string, options?: Omit<SqlEventStoreOptions, 'database'>): EventStore;
-  /** Set-up and clean-up statements beside the store (drop a database, stop merges). */
+  open(database: string, options?: Omit<SqlEventStoreOptions, 'database' | 'cluster'>): EventStore;
+  /** Runs a statement beside the store (on a cluster: on its first node). */
   sql: RunSql;
+  /** The tables behind the store: where a table's rows live, and the system tables the store reads. */
+  tables(database: string): TableLayout;
+  /** Runs `body` with the background merges of a table's rows stopped (on a cluster: on every node). */
+  withMergesStopped<T>(database: string, table: string, body: () => Promise<T>): Promise<T>;
+  /** Drops a test database (on a cluster: on every node). */
+  dropDatabase(name: string): Promise<void>;
+  /**
+   * Whether the engine stores the layouts of earlier versions and the rollups of past days: one
+   * server and chDB do; a cluster starts from today's layout and counts without rollups.
+   */
+  readonly singleServer: boolean;
   dispose(): Promise<void>;
 }
 
-export const EVENT_STORE_ENGINES: readonly { name: string; create: () => Promise<EventStoreHarness> }[] = [
+/** An engine to run the contract suites on. `singleServer`: as the harness's (known before it is made). */
+export interface EventStoreEngine {
+  readonly name: string;
+  readonly singleServer: boolean;
+  readonly create: () => Promise<EventStoreHarness>;
+}
+
+/** A harness over one server's or chDB's statement runner. */
+function singleServerHarness(sql: RunSql, open: EventStoreHarness['open'], dispose: () => Promise<void>): EventStoreHarness {
+  return {
+    open,
+    sql,
+    tables: (database) => new TableLayout(database),
+    withMergesStopped: (database, table, body) => withMergesStopped([sql], database, table, body),
+    dropDatabase: (name) => dropTestDatabase(sql, name),
+    singleServer: true,
+    dispose,
+  };
+}
+
+const ONE_SERVER_ENGINES: readonly EventStoreEngine[] = [
   {
     name: 'ClickHouse server over HTTP',
+    singleServer: true,
     create: () => {
       const { clickhouseUrl } = stackEnv();
-      return Promise.resolve({
-        open: (database, options) => new ClickHouseEventStore({ url: clickhouseUrl, database, ...options }),
-        sql: clickhouseSql(clickhouseUrl),
-        dispose: () => Promise.resolve(),
-      });
+      return Promise.resolve(
+        singleServerHarness(clickhouseSql(clickhouseUrl), (database, options) => new ClickHouseEventStore({ urls: [clickhouseUrl], database, ...options }), () => Promise.resolve()),
+      );
     },
   },
   {
     name: 'chDB',
+    singleServer: true,
     create: async () => {
       const path = await mkdtemp(join(tmpdir(), 'chdb-contract-'));
-      return {
-        open: (database, options) => new ChdbEventStore({ path, database, ...options }),
-        sql: chdbSql(path),
-        dispose: () => rm(path, { recursive: true, force: true }),
-      };
+      return singleServerHarness(
+        chdbSql(path),
+        (database, options) => new ChdbEventStore({ path, database, ...options }),
+        () => rm(path, { recursive: true, force: true }),
+      );
     },
   },
 ];
+
+/** The local cluster (`npm run test:cluster`): 2 shards of 2 replicas, the store talking to all four nodes. */
+const CLUSTER_ENGINE: EventStoreEngine = {
+  name: 'ClickHouse cluster (2 shards × 2 replicas)',
+  singleServer: false,
+  create: () => {
+    const { clickhouseUrls, clickhouseCluster } = clusterAddresses();
+    // Statements beside the store go as the store's do: a write reaches its shard before it returns,
+    // and reads ask each shard's first live replica, the one writes went to.
+    const nodes = clickhouseUrls.map((url) => clickhouseSql(url, { insert_distributed_sync: 1, load_balancing: 'in_order', insert_deduplicate: 0 }));
+    const first = nodes[0] as RunSql;
+    return Promise.resolve<EventStoreHarness>({
+      open: (database, options) => new ClickHouseEventStore({ urls: clickhouseUrls, cluster: clickhouseCluster, database, ...options }),
+      sql: first,
+      tables: (database) => new TableLayout(database, clickhouseCluster),
+      withMergesStopped: (database, table, body) => withMergesStopped(nodes, database, new TableLayout(database, clickhouseCluster).local(table), body),
+      dropDatabase: (name) => dropTestDatabase(first, name, clickhouseCluster),
+      singleServer: false,
+      dispose: () => Promise.resolve(),
+    });
+  },
+};
+
+/**
+ * The engines the contract suites run on: one server and chDB in `npm test`; the local cluster in
+ * `npm run test:cluster`, whose command sets CLICKHOUSE_CLUSTER.
+ */
+export const EVENT_STORE_ENGINES: readonly EventStoreEngine[] = process.env.CLICKHOUSE_CLUSTER ? [CLUSTER_ENGINE] : ONE_SERVER_ENGINES;
 
 export const T0 = Date.parse('2024-03-01T12:00:00.000Z');
 
@@ -94,7 +158,7 @@ export interface SuiteStore {
 }
 
 /** A harness and a migrated store in a test database of its own, for one suite. */
-export async function openSuiteStore(createHarness: () => Promise<EventStoreHarness>, purpose: string, options?: Omit<SqlEventStoreOptions, 'database'>): Promise<SuiteStore> {
+export async function openSuiteStore(createHarness: () => Promise<EventStoreHarness>, purpose: string, options?: Omit<SqlEventStoreOptions, 'database' | 'cluster'>): Promise<SuiteStore> {
   const harness = await createHarness();
   const database = testDatabaseName(purpose);
   const store = harness.open(database, options);
@@ -105,7 +169,7 @@ export async function openSuiteStore(createHarness: () => Promise<EventStoreHarn
 export async function closeSuiteStore(suite: Partial<SuiteStore>): Promise<void> {
   await suite.store?.close();
   if (suite.harness !== undefined && suite.database !== undefined) {
-    await dropTestDatabase(suite.harness.sql, suite.database);
+    await suite.harness.dropDatabase(suite.database);
     await suite.harness.dispose();
   }
 }

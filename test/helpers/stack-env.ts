@@ -11,7 +11,9 @@ export interface StackEnv {
 }
 
 export function stackEnv(): StackEnv {
-  const { KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL, DATABASE_URL } = process.env;
+  const { KAFKA_BROKERS, REDIS_URL, DATABASE_URL } = process.env;
+  // The local cluster (`npm run test:cluster`) names its ClickHouse nodes in CLICKHOUSE_URLS: the first serves as the stack's.
+  const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? process.env.CLICKHOUSE_URLS?.split(',')[0];
   if (!KAFKA_BROKERS || !CLICKHOUSE_URL || !REDIS_URL || !DATABASE_URL) {
     throw new Error(
       'The integration suites need the local stack. Run `npm test`, or `eval "$(bash deploy/local/stack.sh env)"` ' +

@@ -170,7 +170,7 @@ describe.each(MODES)('event retention (%s)', (mode: Mode) => {
     everything =
       mode === 'embedded'
         ? new ChdbEventStore({ path: path.join(api.container.config.dataDir, 'chdb'), database })
-        : new ClickHouseEventStore({ url: stackEnv().clickhouseUrl, database });
+        : new ClickHouseEventStore({ urls: [stackEnv().clickhouseUrl], database });
   });
   afterAll(async () => {
     await everything?.close();

@@ -9,6 +9,9 @@ const DISTRIBUTED = {
   DATABASE_URL: 'postgres://eas@postgres:5432/eas',
 };
 
+/** DISTRIBUTED without a ClickHouse address, for CLICKHOUSE_URLS. */
+const { CLICKHOUSE_URL: _, ...WITHOUT_CLICKHOUSE } = DISTRIBUTED;
+
 function errorOf(env: Record<string, string>): string {
   try {
     loadConfig(env);
@@ -84,6 +87,45 @@ describe('loadConfig', () => {
   it('names every missing URL when distributed mode is incomplete', () => {
     const message = errorOf({ KAFKA_BROKERS: 'kafka:9092' });
     for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATABASE_URL']) expect(message).toContain(`${name}: required`);
+  });
+
+  it('takes one ClickHouse URL as a list of one, on no cluster', () => {
+    expect(loadConfig(DISTRIBUTED).distributed).toMatchObject({ clickhouseUrls: ['http://clickhouse:8123'], clickhouseCluster: null });
+  });
+
+  it('takes several ClickHouse nodes from CLICKHOUSE_URLS, in order, and a cluster name', () => {
+    const config = loadConfig({ ...WITHOUT_CLICKHOUSE, CLICKHOUSE_URLS: 'http://u:p@ch-1:8123, https://ch-2:8443', CLICKHOUSE_CLUSTER: 'events_2x2' });
+    expect(config.distributed).toMatchObject({ clickhouseUrls: ['http://u:p@ch-1:8123', 'https://ch-2:8443'], clickhouseCluster: 'events_2x2' });
+    expect(Object.isFrozen(config.distributed?.clickhouseUrls)).toBe(true);
+  });
+
+  it.each(['http://ch-1:8123,ch-2:8123', 'http://ch-1:8123,', 'http://ch-1:8123,,http://ch-2:8123', 'redis://ch-1:6379'])('refuses CLICKHOUSE_URLS=%j, naming the bad item by its place only', (urls) => {
+    const message = errorOf({ ...WITHOUT_CLICKHOUSE, CLICKHOUSE_URLS: urls });
+    expect(message).toMatch(/CLICKHOUSE_URLS: expected a comma list of URLs starting with http:\/\/ or https:\/\/; item \d is not one/);
+  });
+
+  it('does not print a refused URL, which may carry a password', () => {
+    expect(errorOf({ ...WITHOUT_CLICKHOUSE, CLICKHOUSE_URLS: 'http://u:secret@ch-1:8123,ftp://u:secret@ch-2' })).not.toContain('secret');
+  });
+
+  it('refuses CLICKHOUSE_URL and CLICKHOUSE_URLS set together: which servers is ambiguous', () => {
+    expect(errorOf({ ...DISTRIBUTED, CLICKHOUSE_URLS: 'http://ch-1:8123,http://ch-2:8123' })).toContain('CLICKHOUSE_URLS: set either CLICKHOUSE_URL (one server) or CLICKHOUSE_URLS (several nodes), not both');
+  });
+
+  it('takes several nodes only as the nodes of a named cluster; one node needs no cluster', () => {
+    expect(errorOf({ ...WITHOUT_CLICKHOUSE, CLICKHOUSE_URLS: 'http://ch-1:8123,http://ch-2:8123' })).toContain('CLICKHOUSE_URLS: several nodes are the nodes of a cluster: set CLICKHOUSE_CLUSTER');
+    expect(loadConfig({ ...WITHOUT_CLICKHOUSE, CLICKHOUSE_URLS: 'http://ch-1:8123' }).distributed?.clickhouseUrls).toEqual(['http://ch-1:8123']);
+  });
+
+  it('needs CLICKHOUSE_URL or CLICKHOUSE_URLS in distributed mode, and names both', () => {
+    const message = errorOf(WITHOUT_CLICKHOUSE);
+    expect(message).toContain('CLICKHOUSE_URL: required when KAFKA_BROKERS is set');
+    expect(message).toContain('CLICKHOUSE_URLS');
+  });
+
+  it.each(['events; DROP', '1st', 'a-b', 'x'.repeat(65)])('refuses CLICKHOUSE_CLUSTER=%j', (cluster) => {
+    const message = errorOf({ ...DISTRIBUTED, CLICKHOUSE_CLUSTER: cluster });
+    expect(message).toContain('CLICKHOUSE_CLUSTER: expected an identifier of letters, digits and _');
   });
 
   it('refuses the api and worker roles in embedded mode', () => {

@@ -39,7 +39,7 @@ describe('docker-compose.yml', () => {
     const config = loadConfig({ ...env, ROLE: role });
     expect(config.mode).toBe('distributed');
     // The addresses must point at services that exist in the file.
-    for (const address of [...config.distributed!.kafkaBrokers, config.distributed!.clickhouseUrl, config.distributed!.redisUrl, config.distributed!.databaseUrl]) {
+    for (const address of [...config.distributed!.kafkaBrokers, ...config.distributed!.clickhouseUrls, config.distributed!.redisUrl, config.distributed!.databaseUrl]) {
       const host = /^(?:[a-z]+:\/\/)?(?:[^@/]*@)?([^:/]+)/.exec(address)?.[1];
       expect(Object.keys(services), `host of ${address}`).toContain(host);
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventGroupField, EventPosition, EventQuery } from '../../ports/event-store.js';
 import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from './sql.js';
+import type { TableLayout } from './table-layout.js';
 import { CANONICAL_UUID } from '../../domain/uuid.js';
 import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
@@ -470,20 +471,30 @@ export const PARTITIONED_TABLES: Readonly<Record<string, (partitionId: string) =
 /** The tables holding rows of an app: what deleting it removes. */
 const APP_TABLES = [EVENTS_TABLE, ROLLUP_TABLES.hours, ROLLUP_TABLES.customers, CUSTOMER_INDEX.table];
 
-/** The active parts per partition of each of those tables: rows { table, partition_id, parts, part } (part: one of them). */
-export function partitionsSql(database: string): string {
+/**
+ * The active parts per partition of each of those tables: rows { table, partition_id, parts, part }
+ * (part: one of them). On a cluster, `parts` is the most any shard holds (a shard's replica, as
+ * layout.system reads it) and the table is named as on one server.
+ */
+export function partitionsSql(layout: TableLayout): string {
+  const tables = Object.keys(PARTITIONED_TABLES);
   return bindQuery(
-    'SELECT table, partition_id, count() AS parts, any(name) AS part FROM system.parts WHERE database = {database:String} AND has({tables:Array(String)}, table) AND active GROUP BY table, partition_id',
-    { database, tables: Object.keys(PARTITIONED_TABLES) },
+    `SELECT replaceRegexpOne(t, '_local$', '') AS table, partition_id, max(n) AS parts, any(one) AS part FROM (
+SELECT ${layout.partNode} AS node, table AS t, partition_id, count() AS n, any(name) AS one FROM ${layout.system('parts')} WHERE database = {database:String} AND has({tables:Array(String)}, table) AND active GROUP BY node, t, partition_id
+) GROUP BY t, partition_id`,
+    { database: layout.database, tables: tables.map((table) => layout.local(table)) },
   );
 }
 
 /** The events stored, copies included, as the parts count them: one row { n }. */
-export function tableRowsSql(database: string): string {
-  return bindQuery('SELECT sum(rows) AS n FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active', { database, table: EVENTS_TABLE });
+export function tableRowsSql(layout: TableLayout): string {
+  return bindQuery(`SELECT sum(rows) AS n FROM ${layout.system('parts')} WHERE database = {database:String} AND table = {table:String} AND active`, {
+    database: layout.database,
+    table: layout.local(EVENTS_TABLE),
+  });
 }
 
-/** The active parts of the events table's days `first` to `last` (yyyymmdd): rows { partition_id, parts, part }. */
+/** The active parts of the events table's days `first` to `last` (yyyymmdd) on one server: rows { partition_id, parts, part }. */
 export function eventPartsSql(database: string, first: string, last: string): string {
   return bindQuery(
     'SELECT partition_id, count() AS parts, any(name) AS part FROM system.parts WHERE database = {database:String} AND table = {table:String} AND active AND partition_id >= {first:String} AND partition_id <= {last:String} GROUP BY partition_id',
@@ -491,13 +502,13 @@ export function eventPartsSql(database: string, first: string, last: string): st
   );
 }
 
-export function dropPartitionSql(db: QuotedIdentifier, table: string, partitionId: string): string {
-  return bindQuery(`ALTER TABLE ${db}.${quoteIdentifier(table)} DROP PARTITION ID {partition:String}`, { partition: partitionId });
+export function dropPartitionSql(layout: TableLayout, table: string, partitionId: string): string {
+  return bindQuery(`ALTER TABLE ${layout.db}.${quoteIdentifier(layout.local(table))}${layout.onCluster} DROP PARTITION ID {partition:String}`, { partition: partitionId });
 }
 
 /** Merges a day's parts into one; ReplacingMergeTree keeps one copy of each event while merging. */
-export function compactPartitionSql(db: QuotedIdentifier, partitionId: string): string {
-  return bindQuery(`OPTIMIZE TABLE ${db}.${EVENTS_TABLE} PARTITION ID {partition:String} FINAL`, { partition: partitionId });
+export function compactPartitionSql(layout: TableLayout, partitionId: string): string {
+  return bindQuery(`OPTIMIZE TABLE ${layout.db}.${quoteIdentifier(layout.local(EVENTS_TABLE))}${layout.onCluster} PARTITION ID {partition:String} FINAL`, { partition: partitionId });
 }
 
 /** The rows an app has in the tables deleting it empties: one row { n }. */
@@ -509,15 +520,15 @@ export function appRowsSql(db: QuotedIdentifier, appId: string): string {
  * Mutations: each rewrites every part of its table holding the app's rows, in the background. 18.16
  * has no `mutations_sync`, so the caller waits with pendingMutationsSql.
  */
-export function deleteAppSql(db: QuotedIdentifier, appId: string): string[] {
-  return APP_TABLES.map((table) => bindQuery(`ALTER TABLE ${db}.${table} DELETE WHERE app_id = {appId:String}`, { appId }));
+export function deleteAppSql(layout: TableLayout, appId: string): string[] {
+  return APP_TABLES.map((table) => bindQuery(`ALTER TABLE ${layout.db}.${quoteIdentifier(layout.local(table))}${layout.onCluster} DELETE WHERE app_id = {appId:String}`, { appId }));
 }
 
-export function pendingMutationsSql(database: string): string {
-  return bindQuery(
-    'SELECT count() AS pending FROM system.mutations WHERE database = {database:String} AND has({tables:Array(String)}, table) AND is_done = 0',
-    { database, tables: APP_TABLES },
-  );
+export function pendingMutationsSql(layout: TableLayout): string {
+  return bindQuery(`SELECT count() AS pending FROM ${layout.system('mutations')} WHERE database = {database:String} AND has({tables:Array(String)}, table) AND is_done = 0`, {
+    database: layout.database,
+    tables: APP_TABLES.map((table) => layout.local(table)),
+  });
 }
 
 // Int64/UInt64 arrive as JSON strings or numbers depending on the engine's

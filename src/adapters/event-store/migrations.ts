@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
 import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from './sql.js';
+import type { TableDefinition, TableLayout } from './table-layout.js';
 import { DAY_PARTITION_KEY, dayPartitionKey, dayRangeOf, monthPartitionKey, monthRangeOf } from './day-partitions.js';
 import { CUSTOMER_INDEX, EVENT_COLUMNS, EVENTS_TABLE, ROLLUP_TABLES, rangeConditions } from './clickhouse-sql.js';
 
@@ -19,14 +20,124 @@ import { CUSTOMER_INDEX, EVENT_COLUMNS, EVENTS_TABLE, ROLLUP_TABLES, rangeCondit
  * Rules for new migrations: append, never edit or renumber an applied one; the SQL must parse on
  * ClickHouse 18.16 (Debian's package) as well as on current servers and chDB; each header says what it
  * costs on a large table and why re-running it is safe.
+ *
+ * A cluster (table-layout.ts) has a list of its own, CLUSTER_MIGRATIONS: it starts from the tables as
+ * version 5 left them, with no earlier layout to move. A migration after 5 belongs to both lists, its
+ * statements written against the TableLayout so that each list gets its own form.
  */
 
 export interface Migration {
   readonly version: number;
   readonly name: string;
-  readonly statements: readonly ((db: QuotedIdentifier) => string)[];
+  readonly statements: (tables: TableLayout) => readonly string[];
   /** Work that needs answers from the engine, run after the statements; as idempotent as they are. */
-  readonly run?: (transport: ClickHouseTransport, database: string) => Promise<void>;
+  readonly run?: (transport: ClickHouseTransport, tables: TableLayout) => Promise<void>;
+}
+
+/**
+ * The columns of the events table, as migrations 1, 2 and 5 create it. Applied migrations use it, and
+ * an applied migration must not change: never edit this.
+ */
+const EVENT_TABLE_COLUMNS = `
+  app_id String,
+  timestamp_ms Int64,
+  id String,
+  event String,
+  customer_id Nullable(String),
+  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
+  data String,
+  metadata String,
+  ingested_at_ms Int64
+`;
+
+/**
+ * The tables of today's layout, for both lists: the events (migration 5), the rollups (3) and the
+ * customer index (4). Applied migrations create them from these: never edit one.
+ */
+const TABLES = {
+  events: {
+    columns: EVENT_TABLE_COLUMNS,
+    engine: 'ReplacingMergeTree',
+    keys: `PARTITION BY ${DAY_PARTITION_KEY}
+ORDER BY (app_id, timestamp_ms, id)
+SETTINGS index_granularity = 1024`,
+    shardBy: 'app_id',
+  },
+  rollupBatches: {
+    columns: `
+  day UInt32,
+  part String,
+  batch String,
+  created_at DateTime DEFAULT now()
+`,
+    engine: 'MergeTree',
+    keys: `PARTITION BY day
+ORDER BY (day, part, batch)`,
+    shardBy: 'day',
+  },
+  rollupHours: {
+    columns: `
+  app_id String,
+  batch String,
+  hour_ms Int64,
+  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
+  event String,
+  n UInt64,
+  last_ms Int64
+`,
+    engine: 'MergeTree',
+    keys: `PARTITION BY ${dayPartitionKey('hour_ms')}
+ORDER BY (app_id, batch, hour_ms, level, event)`,
+    shardBy: 'app_id',
+  },
+  rollupCustomers: {
+    columns: `
+  app_id String,
+  batch String,
+  day_ms Int64,
+  customer_id String,
+  n UInt64,
+  last_ms Int64
+`,
+    engine: 'MergeTree',
+    keys: `PARTITION BY ${dayPartitionKey('day_ms')}
+ORDER BY (app_id, batch, customer_id)`,
+    shardBy: 'app_id',
+  },
+  customerIndex: {
+    columns: `
+  app_id String,
+  customer String,
+  timestamp_ms Int64,
+  id String,
+  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
+  event String
+`,
+    engine: 'ReplacingMergeTree',
+    keys: `PARTITION BY ${monthPartitionKey('timestamp_ms')}
+ORDER BY (app_id, customer, timestamp_ms, id)
+SETTINGS index_granularity = 1024`,
+    shardBy: 'app_id',
+  },
+  // ReplacingMergeTree so versions recorded twice by racing runners eventually collapse.
+  schemaMigrations: {
+    columns: `
+  version UInt32,
+  name String,
+  applied_at DateTime DEFAULT now()
+`,
+    engine: 'ReplacingMergeTree',
+    keys: 'ORDER BY version',
+    shardBy: 'version',
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+function rollupTables(tables: TableLayout): string[] {
+  return [
+    ...tables.createTable(ROLLUP_TABLES.batches, TABLES.rollupBatches),
+    ...tables.createTable(ROLLUP_TABLES.hours, TABLES.rollupHours),
+    ...tables.createTable(ROLLUP_TABLES.customers, TABLES.rollupCustomers),
+  ];
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,8 +157,8 @@ export const MIGRATIONS: readonly Migration[] = [
     //   forbids Nullable. data and metadata are JSON text: 18.16 has no JSON type.
     version: 1,
     name: 'create events',
-    statements: [
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.events (${EVENT_TABLE_COLUMNS}) ENGINE = ReplacingMergeTree()
+    statements: ({ db }) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.events (${EVENT_TABLE_COLUMNS}) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(toDateTime(intDiv(timestamp_ms, 1000), 'UTC'))
 ORDER BY (app_id, timestamp_ms, id)`,
     ],
@@ -65,8 +176,8 @@ ORDER BY (app_id, timestamp_ms, id)`,
     // what every read already counts and lists once, and upkeep merges them away.
     version: 2,
     name: 'partition events by day',
-    statements: [
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${DAY_TABLE} (${EVENT_TABLE_COLUMNS}) ENGINE = ReplacingMergeTree()
+    statements: ({ db }) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.${DAY_TABLE} (${EVENT_TABLE_COLUMNS}) ENGINE = ReplacingMergeTree()
 PARTITION BY ${DAY_PARTITION_KEY}
 ORDER BY (app_id, timestamp_ms, id)`,
     ],
@@ -80,37 +191,7 @@ ORDER BY (app_id, timestamp_ms, id)`,
     // Cost: metadata only (new, empty tables; upkeep fills them). Idempotent: IF NOT EXISTS.
     version: 3,
     name: 'daily rollups of event counts',
-    statements: [
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${ROLLUP_TABLES.batches} (
-  day UInt32,
-  part String,
-  batch String,
-  created_at DateTime DEFAULT now()
-) ENGINE = MergeTree()
-PARTITION BY day
-ORDER BY (day, part, batch)`,
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${ROLLUP_TABLES.hours} (
-  app_id String,
-  batch String,
-  hour_ms Int64,
-  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
-  event String,
-  n UInt64,
-  last_ms Int64
-) ENGINE = MergeTree()
-PARTITION BY ${dayPartitionKey('hour_ms')}
-ORDER BY (app_id, batch, hour_ms, level, event)`,
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${ROLLUP_TABLES.customers} (
-  app_id String,
-  batch String,
-  day_ms Int64,
-  customer_id String,
-  n UInt64,
-  last_ms Int64
-) ENGINE = MergeTree()
-PARTITION BY ${dayPartitionKey('day_ms')}
-ORDER BY (app_id, batch, customer_id)`,
-    ],
+    statements: rollupTables,
   },
   {
     // The customer index (CUSTOMER_INDEX in clickhouse-sql.ts): each event's position, level and name,
@@ -125,20 +206,7 @@ ORDER BY (app_id, batch, customer_id)`,
     // Idempotent: IF NOT EXISTS.
     version: 4,
     name: 'customer index',
-    statements: [
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${CUSTOMER_INDEX.table} (
-  app_id String,
-  customer String,
-  timestamp_ms Int64,
-  id String,
-  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
-  event String
-) ENGINE = ReplacingMergeTree()
-PARTITION BY ${monthPartitionKey('timestamp_ms')}
-ORDER BY (app_id, customer, timestamp_ms, id)
-SETTINGS index_granularity = 1024`,
-      (db) => `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${DAY_TABLE_FEED} TO ${db}.${CUSTOMER_INDEX.table} AS ${customerIndexRows(db, DAY_TABLE)}`,
-    ],
+    statements: (tables) => [...tables.createTable(CUSTOMER_INDEX.table, TABLES.customerIndex), customerIndexFeedSql(tables, DAY_TABLE_FEED, DAY_TABLE)],
     run: indexStoredCustomers,
   },
   {
@@ -157,31 +225,30 @@ SETTINGS index_granularity = 1024`,
     // The rollups are emptied, since they name the parts of the old table: upkeep makes them again.
     version: 5,
     name: 'events in granules of 1024 rows',
-    statements: [
-      (db) => `CREATE TABLE IF NOT EXISTS ${db}.${EVENTS_TABLE} (${EVENT_TABLE_COLUMNS}) ENGINE = ReplacingMergeTree()
-PARTITION BY ${DAY_PARTITION_KEY}
-ORDER BY (app_id, timestamp_ms, id)
-SETTINGS index_granularity = 1024`,
-    ],
+    statements: (tables) => tables.createTable(EVENTS_TABLE, TABLES.events),
     run: moveToFinerGranules,
   },
 ];
 
 /**
- * The columns of the events table, as migrations 1, 2 and 5 create it. Applied migrations use it, and
- * an applied migration must not change: never edit this.
+ * The migrations of a cluster (table-layout.ts): a cluster starts from the layout version 5 left on
+ * one server, with each table replicated per shard behind a Distributed table, all made ON CLUSTER.
+ * The customer index's feed is a materialized view on every node, from the node's events table to
+ * its index table: an insert is indexed on the replica that took it, and replication copies both.
+ * Cost: metadata only. Idempotent: IF NOT EXISTS, on every node.
  */
-const EVENT_TABLE_COLUMNS = `
-  app_id String,
-  timestamp_ms Int64,
-  id String,
-  event String,
-  customer_id Nullable(String),
-  level Enum8('info' = 1, 'warning' = 2, 'error' = 3, 'success' = 4),
-  data String,
-  metadata String,
-  ingested_at_ms Int64
-`;
+export const CLUSTER_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 5,
+    name: 'events, rollups and customer index on a cluster',
+    statements: (tables) => [
+      ...tables.createTable(EVENTS_TABLE, TABLES.events),
+      ...rollupTables(tables),
+      ...tables.createTable(CUSTOMER_INDEX.table, TABLES.customerIndex),
+      customerIndexFeedSql(tables, CUSTOMER_INDEX.feed, EVENTS_TABLE),
+    ],
+  },
+];
 
 /** The events table as migrations 2 to 4 made it, and the customer index's feed from it. */
 const DAY_TABLE = 'events_by_day';
@@ -195,8 +262,13 @@ function customerIndexRows(db: QuotedIdentifier, eventsTable: string): string {
   return `SELECT app_id, assumeNotNull(customer_id) AS customer, timestamp_ms, id, level, event FROM ${db}.${eventsTable} WHERE customer_id IS NOT NULL`;
 }
 
-async function indexStoredCustomers(transport: ClickHouseTransport, database: string): Promise<void> {
-  const db = quoteIdentifier(database);
+/** The materialized view `feed` that indexes every row inserted into `eventsTable` (on a cluster: on each node). */
+function customerIndexFeedSql(tables: TableLayout, feed: string, eventsTable: string): string {
+  const { db } = tables;
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${feed}${tables.onCluster} TO ${db}.${tables.local(CUSTOMER_INDEX.table)} AS ${customerIndexRows(db, tables.local(eventsTable))}`;
+}
+
+async function indexStoredCustomers(transport: ClickHouseTransport, { database, db }: TableLayout): Promise<void> {
   const days = await activePartitions(transport, database, DAY_TABLE, /^\d{8}$/);
   for (const month of [...new Set(days.map((day) => day.slice(0, 6)))].sort()) {
     const params: Record<string, SqlParam> = {};
@@ -215,7 +287,7 @@ async function activePartitions(transport: ClickHouseTransport, database: string
 
 const MONTH_OF_ROW = "toYYYYMM(toDateTime(intDiv(timestamp_ms, 1000), 'UTC'))";
 
-function moveMonthlyEvents(transport: ClickHouseTransport, database: string): Promise<void> {
+function moveMonthlyEvents(transport: ClickHouseTransport, { database }: TableLayout): Promise<void> {
   return moveEvents(transport, database, {
     from: 'events',
     retired: 'events_monthly_retired',
@@ -228,8 +300,8 @@ function moveMonthlyEvents(transport: ClickHouseTransport, database: string): Pr
   });
 }
 
-async function moveToFinerGranules(transport: ClickHouseTransport, database: string): Promise<void> {
-  const db = quoteIdentifier(database);
+async function moveToFinerGranules(transport: ClickHouseTransport, tables: TableLayout): Promise<void> {
+  const { database, db } = tables;
   await moveEvents(transport, database, {
     from: DAY_TABLE,
     retired: 'events_by_day_retired',
@@ -237,7 +309,7 @@ async function moveToFinerGranules(transport: ClickHouseTransport, database: str
     partitions: /^\d{8}$/,
     rowsOf: (day, params) => rangeConditions('timestamp_ms', [dayRangeOf(day)], 'd', params),
   });
-  await transport.exec(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${CUSTOMER_INDEX.feed} TO ${db}.${CUSTOMER_INDEX.table} AS ${customerIndexRows(db, EVENTS_TABLE)}`);
+  await transport.exec(customerIndexFeedSql(tables, CUSTOMER_INDEX.feed, EVENTS_TABLE));
   await transport.exec(`DROP TABLE IF EXISTS ${db}.${DAY_TABLE_FEED}`);
   for (const table of Object.values(ROLLUP_TABLES)) await transport.exec(`TRUNCATE TABLE IF EXISTS ${db}.${table}`);
 }
@@ -278,31 +350,34 @@ async function tableExists(transport: ClickHouseTransport, database: string, tab
   return rows.some((row) => Number((row as { n?: unknown }).n) > 0);
 }
 
-/** Creates the database if missing and applies the migrations it has not recorded, in order. */
+/**
+ * Creates the database if missing and applies the migrations it has not recorded, in order: the
+ * layout's own list unless given one. The record is read first, and nothing else is sent when it holds
+ * every version: on a cluster each statement waits for every node, and a process starting while one
+ * node is down must not wait for it.
+ */
 export async function applyMigrations(
   transport: ClickHouseTransport,
-  database: string,
-  migrations: readonly Migration[] = MIGRATIONS,
+  tables: TableLayout,
+  migrations: readonly Migration[] = tables.cluster === undefined ? MIGRATIONS : CLUSTER_MIGRATIONS,
 ): Promise<void> {
   assertOrdered(migrations);
-  const db = quoteIdentifier(database);
-  await transport.exec(`CREATE DATABASE IF NOT EXISTS ${db}`);
-  // ReplacingMergeTree so versions recorded twice by racing runners eventually collapse.
-  await transport.exec(`CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (
-  version UInt32,
-  name String,
-  applied_at DateTime DEFAULT now()
-) ENGINE = ReplacingMergeTree()
-ORDER BY version`);
+  const { db } = tables;
   const appliedVersions = async (): Promise<Set<number>> => new Set((await transport.select(`SELECT DISTINCT version FROM ${db}.schema_migrations`)).map(versionOf));
-  let applied = await appliedVersions();
+  let applied = await appliedVersions().catch((err: unknown) => {
+    if (isMissing(err)) return new Set<number>();
+    throw err;
+  });
+  if (migrations.every((migration) => applied.has(migration.version))) return;
+  await transport.exec(`CREATE DATABASE IF NOT EXISTS ${db}${tables.onCluster}`);
+  for (const statement of tables.createTable('schema_migrations', TABLES.schemaMigrations)) await transport.exec(statement);
   for (const migration of migrations) {
     for (let attempt = 1; !applied.has(migration.version); attempt++) {
       try {
-        for (const statement of migration.statements) {
-          await transport.exec(statement(db));
+        for (const statement of migration.statements(tables)) {
+          await transport.exec(statement);
         }
-        await migration.run?.(transport, database);
+        await migration.run?.(transport, tables);
         await transport.exec(
           bindQuery(`INSERT INTO ${db}.schema_migrations (version, name) VALUES ({version:UInt32}, {name:String})`, {
             version: migration.version,
@@ -332,6 +407,11 @@ const CONCURRENT_DDL_ATTEMPTS = 5;
  */
 function isConcurrentDdl(err: unknown): boolean {
   return err instanceof Error && /\bCode: (57|60)\b/.test(err.message);
+}
+
+/** ClickHouse's answer to a read of a table (60) or database (81) that does not exist. */
+function isMissing(err: unknown): boolean {
+  return err instanceof Error && /\bCode: (60|81)\b/.test(err.message);
 }
 
 function versionOf(row: unknown): number {

@@ -53,13 +53,19 @@ import type {
 import { dayPartitionOf, dayRangeOf, mergeDayRanges, type DayRange } from './day-partitions.js';
 import { INTERVALS } from '../../domain/event-stats.js';
 import { applyMigrations } from './migrations.js';
-import { quoteIdentifier, type QuotedIdentifier } from './sql.js';
+import type { QuotedIdentifier } from './sql.js';
+import { TableLayout } from './table-layout.js';
 import { MAX_EVENT_FUTURE_MS, type StoredEvent } from '../../domain/events.js';
 import { uuidv7Millis } from '../../domain/uuid.js';
 
 export interface SqlEventStoreOptions {
   /** Database holding the events; created by migrate(). Letters, digits and _. */
   readonly database: string;
+  /**
+   * A cluster of the servers' configuration to keep the events on, sharded and replicated (see
+   * table-layout.ts); undefined keeps them on the one server the transport reaches.
+   */
+  readonly cluster?: string | undefined;
   /**
    * Longest deleteApp() waits for its mutation. The mutation rewrites every part holding the app's
    * rows, so on a big table it can take a while; it keeps running (and completes) after a timeout.
@@ -100,7 +106,7 @@ const MAX_FETCH = 10_000;
  */
 export class SqlEventStore implements EventStore {
   readonly #transport: ClickHouseTransport;
-  readonly #database: string;
+  readonly #tables: TableLayout;
   readonly #db: QuotedIdentifier;
   readonly #deleteTimeoutMs: number;
   readonly #retentionMs: number | undefined;
@@ -110,9 +116,9 @@ export class SqlEventStore implements EventStore {
 
   constructor(transport: ClickHouseTransport, options: SqlEventStoreOptions) {
     this.#transport = transport;
-    this.#database = options.database;
-    // Validates the name up front: a bad one fails at wiring time, not at the first query.
-    this.#db = quoteIdentifier(options.database);
+    // Validates the names up front: a bad one fails at wiring time, not at the first query.
+    this.#tables = new TableLayout(options.database, options.cluster);
+    this.#db = this.#tables.db;
     this.#deleteTimeoutMs = options.deleteTimeoutMs ?? 120_000;
     const days = options.retentionDays ?? 0;
     if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`retentionDays must be a whole number of days, got ${days}`);
@@ -126,7 +132,7 @@ export class SqlEventStore implements EventStore {
     if (this.#windowedFromRows === 0) return true;
     const now = Date.now();
     if (this.#tableSize === undefined || now - this.#tableSize.at > TABLE_SIZE_TTL_MS) {
-      const [row] = await this.#transport.select(tableRowsSql(this.#database));
+      const [row] = await this.#transport.select(tableRowsSql(this.#tables));
       this.#tableSize = { rows: countRow.parse(row).n, at: now };
     }
     return this.#tableSize.rows >= this.#windowedFromRows;
@@ -138,7 +144,7 @@ export class SqlEventStore implements EventStore {
   }
 
   async migrate(): Promise<void> {
-    await applyMigrations(this.#transport, this.#database);
+    await applyMigrations(this.#transport, this.#tables);
   }
 
   async insert(events: readonly StoredEvent[]): Promise<void> {
@@ -336,10 +342,14 @@ export class SqlEventStore implements EventStore {
     const to = filter.to.getTime();
     const unsettled: DayRange[] = [];
     const rolled: { ranges: DayRange[]; batches: string[] } = { ranges: [], batches: [] };
-    if (from < to) {
+    if (this.#tables.cluster !== undefined) {
+      // A day's parts differ between the replicas of a shard until replication settles, and a read
+      // may go to either: no day counts as one part, and every day is counted distinct.
+      unsettled.push({ start: from, end: to });
+    } else if (from < to) {
       const [first, last] = [dayPartitionOf(from), dayPartitionOf(to - 1)];
       const [parts, batches] = await Promise.all([
-        this.#transport.select(eventPartsSql(this.#database, first, last)).then((rows) => rows.map((row) => partitionRow.parse(row))),
+        this.#transport.select(eventPartsSql(this.#tables.database, first, last)).then((rows) => rows.map((row) => partitionRow.parse(row))),
         this.#transport.select(rollupBatchesSql(this.#db, first, last)).then((rows) => rows.map((row) => rollupBatchRow.parse(row))),
       ]);
       const batchOf = new Map(batches.map((b) => [`${b.day_id} ${b.part}`, b.batch]));
@@ -367,7 +377,7 @@ export class SqlEventStore implements EventStore {
    * leaves two complete batches of which readers use one.
    */
   async upkeep(): Promise<EventStoreUpkeep> {
-    const partitions = (await this.#transport.select(partitionsSql(this.#database))).map((row) => tablePartitionRow.parse(row));
+    const partitions = (await this.#transport.select(partitionsSql(this.#tables))).map((row) => tablePartitionRow.parse(row));
     const notBefore = this.#notBefore();
     const today = dayRangeOf(dayPartitionOf(this.#now()));
     const dropped = new Set<string>();
@@ -376,7 +386,7 @@ export class SqlEventStore implements EventStore {
       if (rangeOf === undefined) continue;
       const end = rangeOf(p.partition_id).end;
       if (notBefore !== undefined && end !== undefined && end <= notBefore) {
-        await this.#transport.exec(dropPartitionSql(this.#db, p.table, p.partition_id));
+        await this.#transport.exec(dropPartitionSql(this.#tables, p.table, p.partition_id));
         if (p.table === EVENTS_TABLE) dropped.add(p.partition_id);
       }
     }
@@ -387,9 +397,11 @@ export class SqlEventStore implements EventStore {
       .sort((a, b) => b.id.localeCompare(a.id));
     const compacted: string[] = [];
     for (const day of pastDays.filter((d) => d.parts > 1).slice(0, COMPACTIONS_PER_UPKEEP)) {
-      await this.#transport.exec(compactPartitionSql(this.#db, day.id));
+      await this.#transport.exec(compactPartitionSql(this.#tables, day.id));
       compacted.push(day.id);
     }
+    // Counts on a cluster read no rollup (see #plan), so none is made there.
+    if (this.#tables.cluster !== undefined) return { dropped: [...dropped].sort(), compacted, rolledUp: [] };
     const recorded = new Set(
       partitions.some((p) => p.table === ROLLUP_TABLES.batches)
         ? (await this.#transport.select(rollupBatchesSql(this.#db, '19700101', '20991231'))).map((row) => {
@@ -414,7 +426,7 @@ export class SqlEventStore implements EventStore {
     // with nothing stored (the app's rows are found through the sorting key) is left at that.
     const [stored] = await this.#transport.select(appRowsSql(this.#db, appId));
     if (countRow.parse(stored).n === 0) return;
-    for (const statement of deleteAppSql(this.#db, appId)) await this.#transport.exec(statement);
+    for (const statement of deleteAppSql(this.#tables, appId)) await this.#transport.exec(statement);
     await this.#waitForMutations();
   }
 
@@ -427,7 +439,7 @@ export class SqlEventStore implements EventStore {
     const deadline = Date.now() + this.#deleteTimeoutMs;
     let pause = 10;
     for (;;) {
-      const [row] = await this.#transport.select(pendingMutationsSql(this.#database));
+      const [row] = await this.#transport.select(pendingMutationsSql(this.#tables));
       if (pendingFromRow(row) === 0) return;
       if (Date.now() >= deadline) {
         throw new Error(

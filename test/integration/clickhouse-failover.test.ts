@@ -1,0 +1,175 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickHouseEventStore, type ClickHouseEventStoreOptions } from '../../src/adapters/event-store/clickhouse-event-store.js';
+import type { EventStore } from '../../src/ports/event-store.js';
+import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
+import { makeEvent } from '../helpers/event-store-harness.js';
+import { freePort } from '../helpers/net.js';
+import { stackEnv, uniqueName } from '../helpers/stack-env.js';
+
+/**
+ * The ClickHouse event store given several node addresses: the local stack's server, and stand-ins on
+ * 127.0.0.1 for a node that is down (a port nothing listens on), one that hangs up on every connection,
+ * and one that answers every request with a SQL error. Every check goes through the store's own
+ * methods, and each stand-in counts what reached it, so a request sent to the wrong node is seen.
+ */
+
+/** An HTTP stand-in on 127.0.0.1 that records the path and query of every request it gets. */
+interface FakeNode {
+  readonly url: string;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+/** Starts `server` on a free port of 127.0.0.1 (nothing here is sent anywhere else) and returns its URL. */
+async function listenOnLoopback(server: net.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+async function startNode(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<FakeNode> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    answer(req, res);
+  });
+  return {
+    url: await listenOnLoopback(server),
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The real server behind a counting node: what the store sends it can be told from what it sends others. */
+function forwardingTo(target: string): Promise<FakeNode> {
+  return startNode((req, res) => {
+    const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+}
+
+/** ClickHouse 18.16's answer to a statement on a missing table: status 500, the exception as the body. */
+const SQL_ERROR = "Code: 60, e.displayText() = DB::Exception: Table x doesn't exist., e.what() = DB::Exception";
+
+/** A TCP stand-in that accepts each connection and closes it at once: "socket hang up" to the client. */
+async function startHangingUp(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  return {
+    url: await listenOnLoopback(server),
+    connections: () => connections,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('ClickHouseEventStore over several nodes (distributed)', () => {
+  const database = testDatabaseName('failover');
+  let real: string;
+  let dead: string;
+  let otherDead: string;
+  const nodes: { close(): Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    real = stackEnv().clickhouseUrl;
+    dead = `http://127.0.0.1:${await freePort()}`;
+    otherDead = `http://127.0.0.1:${await freePort()}`;
+  });
+
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.close()));
+    await dropTestDatabase(clickhouseSql(real), database);
+  });
+
+  async function withStore<T>(options: Omit<ClickHouseEventStoreOptions, 'database'>, body: (store: EventStore) => Promise<T>): Promise<T> {
+    const store = new ClickHouseEventStore({ database, ...options });
+    try {
+      return await body(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  /** Migrates, stores an event of a new app, reads it back and pings: all through the store. */
+  async function expectWorking(store: EventStore): Promise<void> {
+    await store.migrate();
+    const event = makeEvent(uniqueName('app'));
+    await store.insert([event]);
+    expect(await store.query({ appId: event.appId, limit: 10 })).toEqual([event]);
+    await expect(store.ping()).resolves.toBeUndefined();
+  }
+
+  it('works when the first node is down, and when the last one is', async () => {
+    await withStore({ urls: [dead, real] }, expectWorking);
+    await withStore({ urls: [real, dead] }, expectWorking);
+  });
+
+  it('moves to the node that answered: a node that hung up is not asked again while the other answers', async () => {
+    const hangingUp = await startHangingUp();
+    const behind = await forwardingTo(real);
+    nodes.push(hangingUp, behind);
+    await withStore({ urls: [hangingUp.url, behind.url] }, expectWorking);
+    expect(hangingUp.connections()).toBe(1);
+    // migrate, insert, query and ping: several requests, all answered by the second node.
+    expect(behind.requests.length).toBeGreaterThan(4);
+  });
+
+  it('pings through a dead node as its first request, so readiness holds while one node is down', async () => {
+    await withStore({ urls: [dead, real] }, (store) => expect(store.ping()).resolves.toBeUndefined());
+  });
+
+  it('does not send a statement to another node when ClickHouse answered it with an error', async () => {
+    const failing = await startNode((_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain', 'X-ClickHouse-Exception-Code': '60' });
+      res.end(`${SQL_ERROR}\n`);
+    });
+    const behind = await forwardingTo(real);
+    nodes.push(failing, behind);
+    const appId = uniqueName('app');
+    // The counting node does see the store's statements when it is asked: what follows can fail.
+    await withStore({ urls: [behind.url] }, (store) => store.migrate());
+    const seen = behind.requests.length;
+    expect(seen).toBeGreaterThan(0);
+
+    await withStore({ urls: [failing.url, behind.url] }, (store) => expect(store.query({ appId, limit: 10 })).rejects.toThrow(SQL_ERROR));
+    expect(failing.requests).toHaveLength(1);
+    expect(behind.requests).toHaveLength(seen);
+  });
+
+  it("rejects with the last node's connection error when no node can be reached", async () => {
+    const lastPort = new URL(otherDead).port;
+    await withStore({ urls: [dead, otherDead] }, async (store) => {
+      await expect(store.ping()).rejects.toMatchObject({ code: 'ECONNREFUSED', message: expect.stringContaining(`:${lastPort}`) });
+      await expect(store.query({ appId: uniqueName('app'), limit: 10 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      await expect(store.insert([makeEvent(uniqueName('app'))])).rejects.toMatchObject({ code: 'ECONNREFUSED', message: expect.stringContaining(`:${lastPort}`) });
+    });
+  });
+
+  it('asks a cluster for synchronous distributed inserts, shard-local IN, replicas in order and no block deduplication; one server for nothing extra', async () => {
+    const accepting = await startNode((_req, res) => res.end());
+    nodes.push(accepting);
+    const clusterSettings = { insert_distributed_sync: '1', distributed_product_mode: 'local', load_balancing: 'in_order', insert_deduplicate: '0' };
+    const settingsOf = (request: string) => {
+      const params = new URL(request, 'http://node').searchParams;
+      return Object.fromEntries(Object.keys(clusterSettings).flatMap((name) => (params.has(name) ? [[name, params.get(name)]] : [])));
+    };
+
+    await withStore({ urls: [accepting.url], cluster: 'events' }, (store) => store.insert([makeEvent(uniqueName('app'))]));
+    expect(accepting.requests).toHaveLength(1);
+    expect(settingsOf(accepting.requests[0]!)).toEqual(clusterSettings);
+
+    await withStore({ urls: [accepting.url] }, (store) => store.insert([makeEvent(uniqueName('app'))]));
+    expect(accepting.requests).toHaveLength(2);
+    expect(settingsOf(accepting.requests[1]!)).toEqual({});
+  });
+});
