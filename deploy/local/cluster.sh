@@ -40,16 +40,6 @@ CLICKHOUSE_NODES=(1 2 3 4)
 KAFKA_NODES=(1 2 3)
 CLUSTER_HEAP_OPTS="${CLUSTER_HEAP_OPTS:--Xms128m -Xmx384m}"
 
-# The JVM command line for a main class of the Kafka distribution, logging under `logs_dir`.
-cluster_java() {
-  local logs_dir=$1; shift
-  # shellcheck disable=SC2206 # a list of flags, split on purpose
-  local heap=($CLUSTER_HEAP_OPTS)
-  echo java "${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
-    "-Dlog4j.configuration=file:$CLUSTER_SCRIPT_DIR/kafka/log4j.properties" "-Dkafka.logs.dir=$logs_dir" \
-    "-Dzookeeper.admin.enableServer=false" -cp "$KAFKA_LIBS/*" "$@"
-}
-
 # --- ZooKeeper --------------------------------------------------------------------------------------
 
 ZK_DIR="$CLUSTER_DIR/zookeeper"
@@ -70,9 +60,9 @@ zookeeper_start() {
   port_free "$ZOOKEEPER_PORT" || die "zookeeper: port $ZOOKEEPER_PORT is in use by $(port_owner "$ZOOKEEPER_PORT")"
   mkdir -p "$ZK_DIR/data" "$ZK_DIR/logs"
   render "$CLUSTER_SCRIPT_DIR/cluster/zoo.cfg" "$ZK_DIR/zoo.cfg" "DATA_DIR=$ZK_DIR/data" "PORT=$ZOOKEEPER_PORT"
-  local java
-  read -r -a java <<<"$(cluster_java "$ZK_DIR/logs" org.apache.zookeeper.server.quorum.QuorumPeerMain "$ZK_DIR/zoo.cfg")"
-  pid=$(spawn "$ZK_DIR/zookeeper.pid" "$ZK_DIR/zookeeper.out" "${java[@]}")
+  local java=()
+  kafka_java_into java "$ZK_DIR/logs" "$CLUSTER_HEAP_OPTS"
+  pid=$(spawn "$ZK_DIR/zookeeper.pid" "$ZK_DIR/zookeeper.out" "${java[@]}" org.apache.zookeeper.server.quorum.QuorumPeerMain "$ZK_DIR/zoo.cfg")
   wait_until "$START_TIMEOUT" "zookeeper on $HOST:$ZOOKEEPER_PORT" zk_ok ||
     { show_tail "$ZK_DIR/logs/server.log"; die "zookeeper: no answer to ruok"; }
   log "zookeeper: up on $HOST:$ZOOKEEPER_PORT (pid $pid)"
@@ -145,14 +135,11 @@ kafka_voters() {
   echo "${voters[*]}"
 }
 
-# Started, and this run logged "Kafka Server started" (see kafka_ready in stack.sh).
+# Started, and this run logged "Kafka Server started" (kafka_log_started in stack.sh).
 kafka_node_ready() {
-  local n=$1 log_offset=$2 log size
-  log="$(kafka_node_dir "$n")/logs/server.log"
+  local n=$1 log_offset=$2
   port_open "$HOST" "$(kafka_node_port "$n")" || return 1
-  size=$(stat -c %s "$log" 2>/dev/null || echo 0)
-  ((size >= log_offset)) || log_offset=0
-  grep -q 'Kafka Server started' < <(tail -c +"$((log_offset + 1))" "$log" 2>/dev/null)
+  kafka_log_started "$(kafka_node_dir "$n")/logs/server.log" "$log_offset"
 }
 
 # Starts a broker without waiting: a broker is ready only once a majority of the quorum runs.
@@ -168,15 +155,15 @@ kafka_node_spawn() {
   mkdir -p "$dir/data" "$dir/logs"
   render "$CLUSTER_SCRIPT_DIR/cluster/kafka-broker.properties" "$dir/server.properties" "NODE_ID=$n" \
     "PORT=$(kafka_node_port "$n")" "CONTROLLER_PORT=$((KAFKA_CONTROLLER_BASE + n))" "VOTERS=$(kafka_voters)" "DATA_DIR=$dir/data"
-  local java
+  local java=()
+  kafka_java_into java "$dir/logs" "$CLUSTER_HEAP_OPTS"
   if [[ ! -f $dir/data/meta.properties ]]; then
     [[ -s $CLUSTER_DIR/kafka-cluster-id ]] || kafka_cluster_id >"$CLUSTER_DIR/kafka-cluster-id"
-    read -r -a java <<<"$(cluster_java "$dir/logs" kafka.tools.StorageTool format --ignore-formatted --cluster-id "$(cat "$CLUSTER_DIR/kafka-cluster-id")" --config "$dir/server.properties")"
-    "${java[@]}" >"$dir/format.log" 2>&1 || { show_tail "$dir/format.log"; die "kafka-$n: formatting the storage failed"; }
+    "${java[@]}" kafka.tools.StorageTool format --ignore-formatted --cluster-id "$(cat "$CLUSTER_DIR/kafka-cluster-id")" --config "$dir/server.properties" \
+      >"$dir/format.log" 2>&1 || { show_tail "$dir/format.log"; die "kafka-$n: formatting the storage failed"; }
   fi
   stat -c %s "$dir/logs/server.log" 2>/dev/null || echo 0
-  read -r -a java <<<"$(cluster_java "$dir/logs" kafka.Kafka "$dir/server.properties")"
-  spawn "$dir/kafka.pid" "$dir/kafka.out" "${java[@]}" >/dev/null
+  spawn "$dir/kafka.pid" "$dir/kafka.out" "${java[@]}" kafka.Kafka "$dir/server.properties" >/dev/null
 }
 
 # Starts the given brokers and waits until each is ready.

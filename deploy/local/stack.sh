@@ -220,13 +220,33 @@ kafka_ensure_libs() {
   mv "$KAFKA_LIBS.tmp" "$KAFKA_LIBS"
 }
 
-# The java command line for a Kafka main class: the same JVM flags as Kafka's kafka-run-class.sh,
-# minus JMX. An array rather than a function so that spawn (setsid) can exec it.
-# shellcheck disable=SC2206 # KAFKA_HEAP_OPTS is a list of flags, split on purpose
-KAFKA_JAVA=(java $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35
-  -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true
-  "-Dlog4j.configuration=file:$SCRIPT_DIR/kafka/log4j.properties" "-Dkafka.logs.dir=$KAFKA_DIR/logs"
-  -cp "$KAFKA_LIBS/*")
+# Sets the array named $1 to the java command line for a main class of the Kafka distribution (the
+# class and its arguments follow): the JVM flags of Kafka's kafka-run-class.sh minus JMX, heap flags
+# $3, logs under $2. An array rather than a string so that spawn (setsid) can exec it as it is.
+kafka_java_into() {
+  local -n into=$1
+  local heap
+  read -r -a heap <<<"$3"
+  into=(java "${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35
+    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true -Dzookeeper.admin.enableServer=false
+    "-Dlog4j.configuration=file:$SCRIPT_DIR/kafka/log4j.properties" "-Dkafka.logs.dir=$2"
+    -cp "$KAFKA_LIBS/*")
+}
+KAFKA_JAVA=()
+kafka_java_into KAFKA_JAVA "$KAFKA_DIR/logs" "$KAFKA_HEAP_OPTS"
+
+# Whether Kafka's log $1 says "Kafka Server started" after byte $2 (the size it had when this run
+# started; from its start if it rolled over since). KafkaRaftServer logs that only once the broker is
+# unfenced, so topics can be created and produced to.
+kafka_log_started() {
+  local log=$1 log_offset=$2 size
+  size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+  ((size >= log_offset)) || log_offset=0
+  # Not `tail | grep -q`: grep stops at the first match, tail dies of SIGPIPE if it still had lines to
+  # write (a broker logs thousands of lines as it loads consumer groups), and pipefail turns that into
+  # "not ready" on every check until the timeout.
+  grep -q 'Kafka Server started' < <(tail -c +"$((log_offset + 1))" "$log" 2>/dev/null)
+}
 
 # A Kafka cluster id is 16 random bytes in unpadded URL-safe base64 (what `kafka-storage.sh
 # random-uuid` prints); generated here to save a JVM start. A leading '-' would read as a CLI flag.
@@ -240,20 +260,12 @@ kafka_cluster_id() {
 }
 
 # Ready means: the process is alive, the client port accepts connections, and this run of the broker
-# has logged "Kafka Server started" — KafkaRaftServer logs that only after the broker is unfenced, so
-# topics can be created and produced to as soon as `up` returns.
+# has logged "Kafka Server started", so topics can be used as soon as `up` returns.
 kafka_ready() {
   local pid=$1 log_offset=$2
   pid_alive "$pid" || return 2
   port_open "$HOST" "$KAFKA_PORT" || return 1
-  local size
-  size=$(stat -c %s "$KAFKA_LOG" 2>/dev/null || echo 0)
-  # The log file rolled over since we started: look at the whole (new) file.
-  ((size >= log_offset)) || log_offset=0
-  # Not `tail | grep -q`: grep stops at the first match, tail dies of SIGPIPE if it still had lines to
-  # write (a broker logs thousands of lines as it loads consumer groups), and pipefail turns that into
-  # "not ready" on every check until the timeout.
-  grep -q 'Kafka Server started' < <(tail -c +"$((log_offset + 1))" "$KAFKA_LOG" 2>/dev/null)
+  kafka_log_started "$KAFKA_LOG" "$log_offset"
 }
 
 kafka_up() {
