@@ -26,6 +26,13 @@ export interface EventStoreHarness {
   tables(database: string): TableLayout;
   /** Runs `body` with the background merges of a table's rows stopped (on a cluster: on every node). */
   withMergesStopped<T>(database: string, table: string, body: () => Promise<T>): Promise<T>;
+  /**
+   * Waits until every replica has done what was asked of a table's rows so far (fetches, merges):
+   * nothing to wait for on one server, where an OPTIMIZE is done when it returns. On a cluster the
+   * merge an OPTIMIZE assigns runs from each replica's queue; after merges were stopped, 18.16 runs
+   * that queue again only after a back-off of seconds, which SYSTEM SYNC REPLICA cuts short.
+   */
+  awaitReplicas(database: string, table: string): Promise<void>;
   /** Drops a test database (on a cluster: on every node). */
   dropDatabase(name: string): Promise<void>;
   /**
@@ -50,6 +57,7 @@ function singleServerHarness(sql: RunSql, open: EventStoreHarness['open'], dispo
     sql,
     tables: (database) => new TableLayout(database),
     withMergesStopped: (database, table, body) => withMergesStopped([sql], database, table, body),
+    awaitReplicas: () => Promise.resolve(),
     dropDatabase: (name) => dropTestDatabase(sql, name),
     singleServer: true,
     dispose,
@@ -96,6 +104,10 @@ const CLUSTER_ENGINE: EventStoreEngine = {
       sql: first,
       tables: (database) => new TableLayout(database, clickhouseCluster),
       withMergesStopped: (database, table, body) => withMergesStopped(nodes, database, new TableLayout(database, clickhouseCluster).local(table), body),
+      awaitReplicas: async (database, table) => {
+        const local = `${quoteIdentifier(database)}.${quoteIdentifier(new TableLayout(database, clickhouseCluster).local(table))}`;
+        await Promise.all(nodes.map((run) => run(`SYSTEM SYNC REPLICA ${local}`)));
+      },
       dropDatabase: (name) => dropTestDatabase(first, name, clickhouseCluster),
       singleServer: false,
       dispose: () => Promise.resolve(),

@@ -74,9 +74,10 @@ export class TableLayout {
 
   /**
    * An expression naming the node a row of system.parts comes from: on a cluster, the host and the
-   * server's data directory (nodes on one host differ in the second); on one server, a constant.
+   * server's own directory, the part's path up to `/data/` (18.16) or `/store/` (current releases'
+   * Atomic databases), since nodes on one host differ only in the second; on one server, a constant.
    */
   get partNode(): string {
-    return this.#cluster === undefined ? "''" : "concat(hostName(), ':', substring(path, 1, position(path, '/data/')))";
+    return this.#cluster === undefined ? "''" : "concat(hostName(), ':', replaceRegexpOne(path, '/(data|store)/.*$', '/'))";
   }
 }
