@@ -25,6 +25,7 @@ import { renderReport } from './report.js';
 import type { AlertsResult, BenchResults, KafkaPerfResult, LoadStep, ProbeResult, ReadsResult, TargetKind, TargetResult } from './results.js';
 import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackAddresses } from './stack.js';
 import { startBareServer, startDistributed, startEmbedded, waitForStored, type ServiceSettings, type Target } from './targets.js';
+import { positiveWhole } from './cli-options.js';
 
 /**
  * `npm run bench`: checks the ingest and alert performance targets (TARGETS in bench/report-format.ts).
@@ -79,21 +80,16 @@ const { values: options } = parseArgs({
   strict: true,
 });
 
-const positive = (name: string, value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive whole number, got ${JSON.stringify(value)}`);
-  return n;
-};
 
-const DURATION_S = positive('duration', options.duration);
-const CONNECTIONS = options.connections.split(',').map((c) => positive('connections', c));
+const DURATION_S = positiveWhole('duration', options.duration);
+const CONNECTIONS = options.connections.split(',').map((c) => positiveWhole('connections', c));
 const ONLY = new Set(options.only.split(','));
 const STEP_SHAPES = options.shapes.split(',').map((shape) => {
   if (!(SHAPES as readonly string[]).includes(shape)) throw new Error(`--shapes: expected ${SHAPES.join(' and/or ')}, got ${JSON.stringify(shape)}`);
   return shape as RequestShape;
 });
 const LAYOUTS: ReadonlyArray<'split' | 'all'> = options.layout === 'both' ? ['split', 'all'] : [options.layout === 'all' ? 'all' : 'split'];
-const KAFKA_RECORDS = positive('kafka-records', options['kafka-records']);
+const KAFKA_RECORDS = positiveWhole('kafka-records', options['kafka-records']);
 // A profiled run is slowed by the profiler: it must not replace the report of a normal run.
 const OUTPUT_DIR = options.profile ? 'bench/results/profiles' : null;
 const REPORT_PATH = options.report ?? path.join(ROOT, OUTPUT_DIR ? `${OUTPUT_DIR}/REPORT.md` : 'bench/REPORT.md');

@@ -19,6 +19,7 @@ import { computeVerdicts, type SoakResults, type SoakSample } from './soak-resul
 import { SoakSampler } from './soak-sampler.js';
 import { stackUp, waitForStack } from './stack.js';
 import { startDistributed } from './targets.js';
+import { positiveNumber } from './cli-options.js';
 
 /**
  * `npm run soak -- --minutes N`: the service's api + worker pair under a steady load for N minutes,
@@ -51,16 +52,11 @@ const { values: options } = parseArgs({
   strict: true,
 });
 
-const positive = (name: string, value: string): number => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}: expected a positive number, got ${JSON.stringify(value)}`);
-  return n;
-};
 
-const MINUTES = positive('minutes', options.minutes);
-const RATE = options.rate === undefined ? null : positive('rate', options.rate);
-const MAX_RSS_GROWTH = positive('max-rss-growth', options['max-rss-growth']);
-const DRAIN_TIMEOUT_S = positive('drain-timeout', options['drain-timeout']);
+const MINUTES = positiveNumber('minutes', options.minutes);
+const RATE = options.rate === undefined ? null : positiveNumber('rate', options.rate);
+const MAX_RSS_GROWTH = positiveNumber('max-rss-growth', options['max-rss-growth']);
+const DRAIN_TIMEOUT_S = positiveNumber('drain-timeout', options['drain-timeout']);
 const REPORT_PATH = options.report ?? path.join(ROOT, 'bench/SOAK.md');
 const JSON_PATH = options.json ?? path.join(ROOT, 'bench/results/soak-latest.json');
 const LOAD_SECONDS = MINUTES * 60;
