@@ -161,15 +161,68 @@ describe('ClickHouseEventStore over several nodes (distributed)', () => {
     const clusterSettings = { insert_distributed_sync: '1', distributed_product_mode: 'local', load_balancing: 'in_order', insert_deduplicate: '0' };
     const settingsOf = (request: string) => {
       const params = new URL(request, 'http://node').searchParams;
-      return Object.fromEntries(Object.keys(clusterSettings).flatMap((name) => (params.has(name) ? [[name, params.get(name)]] : [])));
+      return Object.fromEntries([...Object.keys(clusterSettings), 'deduplicate_insert'].flatMap((name) => (params.has(name) ? [[name, params.get(name)]] : [])));
     };
 
+    // A node that knows no deduplicate_insert (it answers the question with no row): the insert goes
+    // with the four settings of 18.16, after the one question.
     await withStore({ urls: [accepting.url], cluster: 'events' }, (store) => store.insert([makeEvent(uniqueName('app'))]));
-    expect(accepting.requests).toHaveLength(1);
-    expect(settingsOf(accepting.requests[0]!)).toEqual(clusterSettings);
+    expect(accepting.requests).toHaveLength(2);
+    expect(settingsOf(accepting.requests[1]!)).toEqual(clusterSettings);
 
     await withStore({ urls: [accepting.url] }, (store) => store.insert([makeEvent(uniqueName('app'))]));
-    expect(accepting.requests).toHaveLength(2);
-    expect(settingsOf(accepting.requests[1]!)).toEqual({});
+    expect(accepting.requests).toHaveLength(3);
+    expect(settingsOf(accepting.requests[2]!)).toEqual({});
+  });
+
+  it("asks each node of a cluster once which settings it knows, and disables deduplicate_insert (26.2's override of insert_deduplicate) where it is known", async () => {
+    // A current release stands in front of the real server: it says it knows deduplicate_insert and
+    // passes everything else on. 18.16 behind it would refuse the setting, so the stand-in takes it off
+    // and records it, which is what is checked.
+    const forwarded: URLSearchParams[] = [];
+    const current = await startNode((req, res) => {
+      const url = new URL(req.url ?? '/', real);
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (/FROM system\.settings/.test(body)) {
+          res.end(`${JSON.stringify({ name: 'deduplicate_insert' })}\n`);
+          return;
+        }
+        forwarded.push(new URLSearchParams(url.searchParams));
+        url.searchParams.delete('deduplicate_insert');
+        const upstream = http.request(url, { method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        upstream.on('error', () => res.destroy());
+        upstream.end(body);
+      });
+    });
+    const old = await forwardingTo(real);
+    nodes.push(current, old);
+    await withStore({ urls: [old.url] }, (store) => store.migrate());
+
+    // The store's reads on a cluster name it in cluster(); the server behind is one server, so only
+    // inserts go through the stand-in, and the event is read back on the server alone.
+    const event = makeEvent(uniqueName('app'));
+    await withStore({ urls: [current.url, old.url], cluster: 'events' }, async (store) => {
+      await store.insert([event]);
+      await store.insert([event]);
+    });
+    await withStore({ urls: [real] }, async (store) => expect(await store.query({ appId: event.appId, limit: 10 })).toEqual([event]));
+    // One question, then the two inserts, each with deduplicate_insert=disable beside the rest.
+    expect(current.requests.length - forwarded.length).toBe(1);
+    expect(forwarded).toHaveLength(2);
+    for (const params of forwarded) {
+      expect(params.get('deduplicate_insert')).toBe('disable');
+      expect(params.get('insert_deduplicate')).toBe('0');
+    }
+
+    // A node without the setting is asked too, and gets none of it.
+    const before = old.requests.length;
+    await withStore({ urls: [old.url], cluster: 'events' }, (store) => store.insert([makeEvent(uniqueName('app'))]));
+    expect(old.requests.length - before).toBe(2);
+    expect(old.requests.slice(before).some((request) => new URL(request, 'http://node').searchParams.has('deduplicate_insert'))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import type { ClickHouseTransport } from './clickhouse-transport.js';
+import { bindQuery } from './sql.js';
 import { SqlEventStore } from './sql-event-store.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -28,7 +29,8 @@ export interface ClickHouseEventStoreOptions {
  */
 export class ClickHouseEventStore extends SqlEventStore {
   constructor(options: ClickHouseEventStoreOptions) {
-    super(new FailoverTransport(options.urls, options.cluster === undefined ? undefined : CLUSTER_SETTINGS), options);
+    const cluster = options.cluster === undefined ? undefined : { always: CLUSTER_SETTINGS, whereKnown: CLUSTER_SETTINGS_WHERE_KNOWN };
+    super(new FailoverTransport(options.urls, cluster), options);
   }
 }
 
@@ -48,6 +50,14 @@ export class ClickHouseEventStore extends SqlEventStore {
  *   copies are the events table's to merge and the reads' to skip, as on one server.
  */
 const CLUSTER_SETTINGS: ClickHouseSettings = { insert_distributed_sync: 1, distributed_product_mode: 'local', load_balancing: 'in_order', insert_deduplicate: 0 };
+
+/**
+ * What a cluster's nodes are asked for only if they know the setting, since a server refuses a
+ * setting it does not know. From 26.2 `deduplicate_insert` (default `enable`) decides a replicated
+ * table's block deduplication and overrides insert_deduplicate: disabled, such a node stores repeats
+ * as 18.16 does with insert_deduplicate 0, the behaviour the contract suites hold the store to.
+ */
+const CLUSTER_SETTINGS_WHERE_KNOWN: ClickHouseSettings = { deduplicate_insert: 'disable' };
 
 /**
  * Node's errors for a node that cannot be reached or stopped answering mid-request, and the client's
@@ -79,24 +89,35 @@ function isUnreachable(err: unknown): boolean {
  */
 class FailoverTransport implements ClickHouseTransport {
   readonly #clients: readonly ClickHouseClient[];
+  readonly #whereKnown: ClickHouseSettings;
+  /** Per node, the settings of #whereKnown it knows, once asked (see #settingsOf). */
+  readonly #known: Array<Promise<ClickHouseSettings> | undefined>;
   #current = 0;
 
-  constructor(urls: readonly string[], settings: ClickHouseSettings | undefined) {
+  /**
+   * `settings.always` go with every request; `settings.whereKnown` with a node's statements once
+   * that node said it knows them. Without settings, requests are the client's plain ones.
+   */
+  constructor(urls: readonly string[], settings: { always: ClickHouseSettings; whereKnown: ClickHouseSettings } | undefined) {
     if (urls.length === 0) throw new RangeError('expected at least one ClickHouse URL');
     // createClient only parses its configuration; sockets open on the first request. The client's own
     // console logging is off: every failure reaches the caller as a rejection, which logs it once.
     this.#clients = urls.map((url) =>
-      createClient({ url, application: 'event-alerting', clickhouse_settings: settings, log: { level: ClickHouseLogLevel.OFF } }),
+      createClient({ url, application: 'event-alerting', clickhouse_settings: settings?.always, log: { level: ClickHouseLogLevel.OFF } }),
     );
+    this.#whereKnown = settings?.whereKnown ?? {};
+    this.#known = urls.map(() => undefined);
   }
 
   async exec(sql: string): Promise<void> {
-    await this.#send((client) => client.command({ query: sql }));
+    await this.#send(async (client, node) => client.command({ query: sql, clickhouse_settings: await this.#settingsOf(client, node) }));
   }
 
   select(sql: string): Promise<unknown[]> {
     // The rows are read inside the attempt: a connection that breaks mid-body fails over too.
-    return this.#send(async (client) => (await client.query({ query: sql, format: 'JSONEachRow' })).json<unknown>());
+    return this.#send(async (client, node) =>
+      (await client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: await this.#settingsOf(client, node) })).json<unknown>(),
+    );
   }
 
   async ping(): Promise<void> {
@@ -110,13 +131,36 @@ class FailoverTransport implements ClickHouseTransport {
     await Promise.all(this.#clients.map((client) => client.close()));
   }
 
-  async #send<T>(request: (client: ClickHouseClient) => Promise<T>): Promise<T> {
+  /**
+   * The settings of #whereKnown that `node` knows, asked of its system.settings once per process (a
+   * node upgraded meanwhile is asked again after a restart). A question that fails is asked again by
+   * the next request, and fails this one as the statement itself would have: over to the next node
+   * when this one cannot be reached.
+   */
+  #settingsOf(client: ClickHouseClient, node: number): Promise<ClickHouseSettings> {
+    const names = Object.keys(this.#whereKnown);
+    if (names.length === 0) return Promise.resolve({});
+    let known = this.#known[node];
+    if (known === undefined) {
+      known = client
+        .query({ query: bindQuery('SELECT name FROM system.settings WHERE has({names:Array(String)}, name)', { names }), format: 'JSONEachRow' })
+        .then((result) => result.json<{ name: string }>())
+        .then((rows) => Object.fromEntries(rows.flatMap(({ name }) => (Object.hasOwn(this.#whereKnown, name) ? [[name, this.#whereKnown[name]]] : []))));
+      known.catch(() => {
+        if (this.#known[node] === known) this.#known[node] = undefined;
+      });
+      this.#known[node] = known;
+    }
+    return known;
+  }
+
+  async #send<T>(request: (client: ClickHouseClient, node: number) => Promise<T>): Promise<T> {
     const first = this.#current;
     let lastError: unknown;
     for (let i = 0; i < this.#clients.length; i++) {
       const node = (first + i) % this.#clients.length;
       try {
-        const result = await request(this.#clients[node]!);
+        const result = await request(this.#clients[node]!, node);
         this.#current = node;
         return result;
       } catch (err) {
