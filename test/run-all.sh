@@ -33,7 +33,10 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 echo "==> local stack" >&2
-eval "$(bash deploy/local/stack.sh up)"
+# Assigned first: a failure inside `eval "$(…)"` would not stop the script (set -e does not see it),
+# and the suites would run without the stack.
+stack_env="$(bash deploy/local/stack.sh up)"
+eval "$stack_env"
 export KAFKA_BROKERS CLICKHOUSE_URL REDIS_URL DATABASE_URL
 
 echo "==> sweeping what killed test runs left behind" >&2

@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm install --no-audit --no-fund
 
 echo "==> local cluster" >&2
-eval "$(bash deploy/local/cluster.sh up)"
+# Assigned first: a failure inside `eval "$(…)"` would not stop the script (set -e does not see it),
+# and the suites would run without the cluster.
+cluster_env="$(bash deploy/local/cluster.sh up)"
+eval "$cluster_env"
 export KAFKA_BROKERS CLICKHOUSE_URLS CLICKHOUSE_CLUSTER REDIS_URL DATABASE_URL
 
 echo "==> cluster suites" >&2

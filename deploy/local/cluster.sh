@@ -46,12 +46,14 @@ ZK_DIR="$CLUSTER_DIR/zookeeper"
 
 zk_pid() { owned_pid "$ZK_DIR/zookeeper.pid" "$ZK_DIR/zoo.cfg"; }
 
-# ZooKeeper's own health word: `ruok` answered with `imok` (it closes the connection after answering).
-# In a subshell, so that the redirections stay there.
+# Serving clients: `srvr` names the server's mode only then. `ruok` is no proof: ZooKeeper answers it
+# as soon as it listens, while it may still be loading its snapshot and refusing sessions, and a
+# ClickHouse node holding replicated tables dies at start when its first session is refused. In a
+# subshell, so that the redirections stay there.
 zk_ok() {
   local reply
-  reply=$( (exec 3<>"/dev/tcp/$HOST/$ZOOKEEPER_PORT" && printf 'ruok' >&3 && timeout 2 cat <&3) 2>/dev/null) || true
-  [[ $reply == imok ]]
+  reply=$( (exec 3<>"/dev/tcp/$HOST/$ZOOKEEPER_PORT" && printf 'srvr' >&3 && timeout 2 cat <&3) 2>/dev/null) || true
+  [[ $reply == *"Mode: "* ]]
 }
 
 zookeeper_start() {
@@ -64,7 +66,7 @@ zookeeper_start() {
   kafka_java_into java "$ZK_DIR/logs" "$CLUSTER_HEAP_OPTS"
   pid=$(spawn "$ZK_DIR/zookeeper.pid" "$ZK_DIR/zookeeper.out" "${java[@]}" org.apache.zookeeper.server.quorum.QuorumPeerMain "$ZK_DIR/zoo.cfg")
   wait_until "$START_TIMEOUT" "zookeeper on $HOST:$ZOOKEEPER_PORT" zk_ok ||
-    { show_tail "$ZK_DIR/logs/server.log"; die "zookeeper: no answer to ruok"; }
+    { show_tail "$ZK_DIR/logs/server.log"; die "zookeeper: not serving (srvr names no mode)"; }
   log "zookeeper: up on $HOST:$ZOOKEEPER_PORT (pid $pid)"
 }
 
