@@ -99,10 +99,10 @@ export const metadataValueArb: fc.Arbitrary<string | number | boolean> = fc.oneo
   fc.boolean(),
 );
 
-/** Metadata keys, with the names of Object.prototype members that a careless merge would trip on. */
+/** Metadata keys, dotted ones (OpenTelemetry's attribute names) and the names of Object.prototype members that a careless merge would trip on. */
 const metadataKeyArb = fc.oneof(
   { weight: 4, arbitrary: fieldNameArb },
-  { weight: 1, arbitrary: fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf') },
+  { weight: 1, arbitrary: fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf', 'service.name', 'a.b') },
 );
 
 export const metadataArb = fc.dictionary(metadataKeyArb, metadataValueArb, { maxKeys: 50 });
@@ -244,7 +244,8 @@ const badCustomerId = fc.oneof(
 const badMetadata = fc.oneof(
   nonObject,
   fc.tuple(fieldNameArb, fc.oneof(fc.constant(null), fc.constant({}), fc.constant([1]), fc.constant({ a: 1 }))).map(([k, v]) => ({ [k]: v })),
-  fc.tuple(fc.constantFrom('', 'a.b', '-a', 'a b', 'é', 'k'.repeat(101), '$x', 'a/b'), fc.string({ maxLength: 5 })).map(([k, v]) => ({ [k]: v })),
+  // Keys may hold dots (`service.name`) but not start with one.
+  fc.tuple(fc.constantFrom('', '.a', '-a', 'a b', 'é', 'k'.repeat(101), '$x', 'a/b'), fc.string({ maxLength: 5 })).map(([k, v]) => ({ [k]: v })),
   fc.dictionary(fieldNameArb, fc.integer(), { minKeys: 51, maxKeys: 60 }),
   fc.tuple(fieldNameArb, fc.integer({ min: 1001, max: 3000 })).map(([k, n]) => ({ [k]: 'm'.repeat(n) })),
 );
