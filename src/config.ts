@@ -9,6 +9,14 @@ import { z } from 'zod';
 
 const boolean = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((v) => v === 'true');
 
+/**
+ * Bounds of the worker's fetch. A fetch holds up to twice the minimum per partition in memory; and a
+ * member sends its heartbeat between fetches, so a wait must stay well inside the 10 s session
+ * timeout after which the group gives its partitions to another member.
+ */
+const MAX_FETCH_MIN_BYTES = 64 * 1024 * 1024;
+const MAX_FETCH_WAIT_MS = 5_000;
+
 const positiveInt = (what: string) =>
   z
     .string()
@@ -113,6 +121,14 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9._-]{0,100}$/, { error: 'expected up to 100 characters of A-Z a-z 0-9 . _ -' })
     .default('eas.')
     .describe('Prefix of every Kafka topic and consumer group name (distributed mode)'),
+  KAFKA_FETCH_MIN_BYTES: positiveInt('a number of bytes')
+    .refine((n) => n <= MAX_FETCH_MIN_BYTES, { error: `expected at most ${MAX_FETCH_MIN_BYTES} (64 MiB)` })
+    .default(2 * 1024 * 1024)
+    .describe("A worker's fetch from a partition waits until it has this many bytes (or KAFKA_FETCH_MAX_WAIT_MS passed): each fetch is one ClickHouse INSERT, so larger fetches mean fewer, larger parts (distributed mode)"),
+  KAFKA_FETCH_MAX_WAIT_MS: positiveInt('milliseconds')
+    .refine((n) => n <= MAX_FETCH_WAIT_MS, { error: `expected at most ${MAX_FETCH_WAIT_MS}` })
+    .default(200)
+    .describe('Longest a fetch waits for KAFKA_FETCH_MIN_BYTES: it adds up to this much to the time until an event is readable, and to a worker\'s stop (distributed mode)'),
   CLICKHOUSE_URL: url(['http:', 'https:'])
     .optional()
     .describe('ClickHouse HTTP interface, e.g. http://user:password@host:8123 (distributed mode needs this or CLICKHOUSE_URLS)'),
@@ -170,6 +186,8 @@ export type EnvName = keyof typeof envSchema.shape;
 export interface DistributedConfig {
   readonly kafkaBrokers: readonly string[];
   readonly kafkaTopicPrefix: string;
+  /** What a worker's fetch from a partition waits for: this many bytes, or this long. */
+  readonly kafkaFetch: { readonly minBytes: number; readonly maxWaitMs: number };
   /** The ClickHouse nodes, in the order they are tried (at least one). */
   readonly clickhouseUrls: readonly string[];
   readonly clickhouseDatabase: string;
@@ -245,6 +263,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ? {
         kafkaBrokers: e.KAFKA_BROKERS.split(','),
         kafkaTopicPrefix: e.KAFKA_TOPIC_PREFIX,
+        kafkaFetch: { minBytes: e.KAFKA_FETCH_MIN_BYTES, maxWaitMs: e.KAFKA_FETCH_MAX_WAIT_MS },
         clickhouseUrls: e.CLICKHOUSE_URLS ?? [e.CLICKHOUSE_URL!],
         clickhouseDatabase: e.CLICKHOUSE_DATABASE,
         clickhouseCluster: e.CLICKHOUSE_CLUSTER ?? null,

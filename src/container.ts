@@ -161,7 +161,7 @@ async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBus
       ],
     };
   }
-  const bus = new KafkaBus({ brokers: [...d.kafkaBrokers], clientId: 'event-alerting', logger: logger.child({ component: 'kafka' }), metrics: busMetrics });
+  const bus = new KafkaBus({ brokers: [...d.kafkaBrokers], clientId: 'event-alerting', fetch: d.kafkaFetch, logger: logger.child({ component: 'kafka' }), metrics: busMetrics });
   // Both roles use every dependency: the API produces to Kafka, reads events from ClickHouse, checks
   // keys in PostgreSQL and limits in Redis; the worker consumes, stores, and keeps rule state.
   return {

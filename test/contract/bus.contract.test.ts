@@ -388,3 +388,47 @@ describe('KafkaBus when the cluster cannot be reached', () => {
     expect(Date.now() - started).toBeLessThan(8000);
   });
 });
+
+describe("KafkaBus: a throughput subscriber's fetch waits for its minimum bytes or its longest wait", () => {
+  const WAIT_MS = 4000;
+  /** 20 messages of about 40 bytes, each its own produce call: a little under 1 KiB in the log. */
+  const COUNT = 20;
+
+  /** Time from joining to the first batch, for a bus whose fetch waits for `minBytes` or WAIT_MS, and that batch. */
+  async function firstBatchAfterJoining(minBytes: number): Promise<{ ms: number; received: Received[] }> {
+    const bus = new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_fetch'), fetch: { minBytes, maxWaitMs: WAIT_MS } });
+    let subscription: Subscription | undefined;
+    try {
+      const topic = uniqueName('test_fetch');
+      await bus.ensureTopic(topic, 1);
+      for (let seq = 0; seq < COUNT; seq++) await bus.produce(topic, [message('k', seq)]);
+      const batches: Received[][] = [];
+      subscription = await bus.subscribe({
+        groupId: uniqueName('group'),
+        topic,
+        handler: (batch) => {
+          batches.push(decode(batch));
+          return Promise.resolve();
+        },
+      });
+      const joined = performance.now();
+      await until(() => expect(batches.length).toBeGreaterThan(0));
+      return { ms: performance.now() - joined, received: batches[0]! };
+    } finally {
+      await subscription?.stop();
+      await bus.close();
+    }
+  }
+
+  it('holds a fetch with less than its minimum until the wait is over, and then brings all of it', async () => {
+    const { ms, received } = await firstBatchAfterJoining(64 * 1024);
+    expect(ms).toBeGreaterThanOrEqual(WAIT_MS - 1000);
+    expect(received.map((r) => r.seq)).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+  });
+
+  it('answers a fetch at once when its minimum is there', async () => {
+    const { ms, received } = await firstBatchAfterJoining(256);
+    expect(ms).toBeLessThan(WAIT_MS - 1500);
+    expect(received.length).toBeGreaterThan(0);
+  });
+});

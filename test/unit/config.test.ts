@@ -46,6 +46,15 @@ describe('loadConfig', () => {
     expect(config.distributed).toMatchObject({ kafkaBrokers: ['k1:9092', 'k2:9092'], redisUrl: 'redis://redis:6379', redisKeyPrefix: '' });
   });
 
+  it("sizes a worker's fetch: 2 MiB or 200 ms by default, up to 64 MiB and 5 s", () => {
+    expect(loadConfig(DISTRIBUTED).distributed?.kafkaFetch).toEqual({ minBytes: 2 * 1024 * 1024, maxWaitMs: 200 });
+    expect(loadConfig({ ...DISTRIBUTED, KAFKA_FETCH_MIN_BYTES: '67108864', KAFKA_FETCH_MAX_WAIT_MS: '5000' }).distributed?.kafkaFetch).toEqual({ minBytes: 64 * 1024 * 1024, maxWaitMs: 5000 });
+    expect(errorOf({ ...DISTRIBUTED, KAFKA_FETCH_MIN_BYTES: '67108865' })).toMatch(/KAFKA_FETCH_MIN_BYTES: expected at most 67108864/);
+    expect(errorOf({ ...DISTRIBUTED, KAFKA_FETCH_MAX_WAIT_MS: '5001' })).toMatch(/KAFKA_FETCH_MAX_WAIT_MS: expected at most 5000/);
+    expect(errorOf({ ...DISTRIBUTED, KAFKA_FETCH_MAX_WAIT_MS: '0' })).toMatch(/KAFKA_FETCH_MAX_WAIT_MS: expected milliseconds as a positive whole number/);
+    expect(errorOf({ ...DISTRIBUTED, KAFKA_FETCH_MIN_BYTES: '2MiB' })).toMatch(/KAFKA_FETCH_MIN_BYTES: expected a number of bytes as a positive whole number/);
+  });
+
   it('takes a Redis key prefix for installations sharing one Redis, and refuses one with spaces', () => {
     expect(loadConfig({ ...DISTRIBUTED, REDIS_KEY_PREFIX: 'shop-eu:' }).distributed?.redisKeyPrefix).toBe('shop-eu:');
     expect(() => loadConfig({ ...DISTRIBUTED, REDIS_KEY_PREFIX: 'a b' })).toThrow(/REDIS_KEY_PREFIX/);

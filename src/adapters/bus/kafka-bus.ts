@@ -51,26 +51,28 @@ const CONSUMER_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRet
 /** Readiness must answer within the probe's own timeout: no retries, one overall deadline. */
 const PING_TIMEOUT_MS = 2500;
 /**
- * A fetch returns once it has this many bytes or once it waited FETCH_MAX_WAIT_MS, whichever comes
- * first. Without a minimum the broker answers as soon as anything is there, and under a steady trickle
- * the worker stores a handful of rows per INSERT: each INSERT is a new ClickHouse part, and merging
- * thousands of tiny parts cost ClickHouse more CPU than the events themselves (bench/NOTES.md). With
- * it, a busy partition is stored in large INSERTs, and a quiet one waits at most the max wait.
- */
-const FETCH_MIN_BYTES = 2 * 1024 * 1024;
-/**
- * What one partition may bring to a fetch (kafkajs's default is 1 MiB). An edge's record holds a whole
- * produce call's events of one app (docs/decisions/0011), up to about 1 MiB, so the default let a fetch
- * carry one record, and the worker made an INSERT of each: at 40,000 events/s that was over a dozen
- * INSERTs a second, each a new part for ClickHouse to merge. Twice FETCH_MIN_BYTES leaves room to reach it.
- */
-const FETCH_MAX_BYTES_PER_PARTITION = 2 * FETCH_MIN_BYTES;
-/**
- * Longest a fetch waits for FETCH_MIN_BYTES. It adds at most this much to ingest→readable latency
+ * What a throughput subscriber's fetch waits for, by default: it returns once it has `minBytes` or
+ * once it waited `maxWaitMs`, whichever comes first. Without a minimum the broker answers as soon as
+ * anything is there, and under a steady trickle the worker stores a handful of rows per INSERT: each
+ * INSERT is a new ClickHouse part, and merging thousands of tiny parts cost ClickHouse more CPU than
+ * the events themselves (bench/NOTES.md). With it, a busy partition is stored in large INSERTs, and a
+ * quiet one waits at most the max wait. The wait adds at most that much to ingest→readable latency
  * (target p99 2 s), and it also bounds how long `stop()` waits for an idle consumer and how late a
- * member notices a rebalance, so it is kept short.
+ * member notices a rebalance, so it is kept short. Larger installations raise both
+ * (KAFKA_FETCH_MIN_BYTES, KAFKA_FETCH_MAX_WAIT_MS): on a ClickHouse cluster every INSERT also costs
+ * Keeper work, whatever its size (docs/capacity.md).
  */
-const FETCH_MAX_WAIT_MS = 200;
+export const DEFAULT_FETCH = { minBytes: 2 * 1024 * 1024, maxWaitMs: 200 } as const;
+/**
+ * What one partition may bring to a fetch, as a multiple of the minimum (kafkajs's default is 1 MiB).
+ * An edge's record holds a whole produce call's events of one app (docs/decisions/0011), up to about
+ * 1 MiB, so the default let a fetch carry one record, and the worker made an INSERT of each: at 40,000
+ * events/s that was over a dozen INSERTs a second, each a new part for ClickHouse to merge. Twice the
+ * minimum leaves room to reach it.
+ */
+const FETCH_BYTES_PER_PARTITION_TO_MIN = 2;
+/** kafkajs's default for a whole fetch, raised when partitions may bring more than it. */
+const FETCH_MAX_BYTES_DEFAULT = 10 * 1024 * 1024;
 /**
  * How often a member tells the coordinator it is alive, also while a handler runs (see handleBatch).
  * A second means a new member joins within about a second.
@@ -102,6 +104,8 @@ export interface KafkaBusOptions {
   readonly partitionsConsumedConcurrently?: number;
   /** Produce latency, messages and errors; consumer lag per partition (docs/metrics.md). */
   readonly metrics?: KafkaBusMetrics;
+  /** What a throughput subscriber's fetch waits for (DEFAULT_FETCH when absent). */
+  readonly fetch?: { readonly minBytes: number; readonly maxWaitMs: number };
 }
 
 export class KafkaBus implements MessageBus {
@@ -111,6 +115,7 @@ export class KafkaBus implements MessageBus {
   readonly #logger: KafkaBusOptions['logger'];
   readonly #concurrency: number;
   readonly #metrics: KafkaBusMetrics | undefined;
+  readonly #fetch: { readonly minBytes: number; readonly maxWaitMs: number };
   readonly #subscriptions = new Set<Subscription>();
   readonly #producing = new Set<Promise<unknown>>();
   /** When each distinct kafkajs message was last logged (see #log). */
@@ -122,6 +127,7 @@ export class KafkaBus implements MessageBus {
     this.#logger = options.logger;
     this.#concurrency = options.partitionsConsumedConcurrently ?? 4;
     this.#metrics = options.metrics;
+    this.#fetch = options.fetch ?? DEFAULT_FETCH;
     const common = {
       brokers: options.brokers,
       clientId: options.clientId,
@@ -173,9 +179,10 @@ export class KafkaBus implements MessageBus {
       retry: CONSUMER_RETRY,
       sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-      minBytes: options.batching === 'latency' ? 1 : FETCH_MIN_BYTES,
-      maxBytesPerPartition: FETCH_MAX_BYTES_PER_PARTITION,
-      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      minBytes: options.batching === 'latency' ? 1 : this.#fetch.minBytes,
+      maxBytesPerPartition: FETCH_BYTES_PER_PARTITION_TO_MIN * this.#fetch.minBytes,
+      maxBytes: Math.max(FETCH_MAX_BYTES_DEFAULT, 2 * FETCH_BYTES_PER_PARTITION_TO_MIN * this.#fetch.minBytes),
+      maxWaitTimeInMs: this.#fetch.maxWaitMs,
       allowAutoTopicCreation: false,
     });
     const joined = untilJoined(consumer, options, this.#logger);
