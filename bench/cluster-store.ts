@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -13,7 +13,7 @@ import { bindQuery, quoteIdentifier } from '../src/adapters/event-store/sql.js';
 import { TableLayout } from '../src/adapters/event-store/table-layout.js';
 import type { EventLevel, StoredEvent } from '../src/domain/events.js';
 import { CpuSampler, type CpuUsage } from './cpu.js';
-import { findStackProcesses } from './processes.js';
+import { findStackProcesses, listProcesses } from './processes.js';
 import { positiveWhole } from './cli-options.js';
 
 /**
@@ -143,16 +143,9 @@ const clientOf = (url: string): ClickHouseClient => createClient({ url, applicat
 /** Running processes by the first group of `pattern` matched by one of their arguments. */
 function processesByArgument(pattern: RegExp): Map<string, number[]> {
   const found = new Map<string, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue; // ended between readdir and read
-    }
+  for (const { pid, argv } of listProcesses()) {
     const key = argv.map((arg) => pattern.exec(arg)?.[1]).find((k) => k !== undefined);
-    if (key !== undefined) found.set(key, [...(found.get(key) ?? []), Number(entry)]);
+    if (key !== undefined) found.set(key, [...(found.get(key) ?? []), pid]);
   }
   return found;
 }

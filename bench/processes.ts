@@ -19,13 +19,14 @@ export interface StackProcesses {
   readonly kafkaLogDirs: string[];
 }
 
-interface ProcInfo {
+export interface ProcInfo {
   readonly pid: number;
   readonly comm: string;
   readonly argv: string[];
 }
 
-function listProcesses(): ProcInfo[] {
+/** Every process now running, with its name and arguments. */
+export function listProcesses(): ProcInfo[] {
   const found: ProcInfo[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

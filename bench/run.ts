@@ -80,7 +80,6 @@ const { values: options } = parseArgs({
   strict: true,
 });
 
-
 const DURATION_S = positiveWhole('duration', options.duration);
 const CONNECTIONS = options.connections.split(',').map((c) => positiveWhole('connections', c));
 const ONLY = new Set(options.only.split(','));

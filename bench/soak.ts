@@ -52,7 +52,6 @@ const { values: options } = parseArgs({
   strict: true,
 });
 
-
 const MINUTES = positiveNumber('minutes', options.minutes);
 const RATE = options.rate === undefined ? null : positiveNumber('rate', options.rate);
 const MAX_RSS_GROWTH = positiveNumber('max-rss-growth', options['max-rss-growth']);
