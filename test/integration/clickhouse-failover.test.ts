@@ -44,16 +44,20 @@ async function startNode(answer: (req: http.IncomingMessage, res: http.ServerRes
   };
 }
 
+/** Sends `req` on to `url` with `body` (the request's own stream, or what was read of it) and pipes the answer back. */
+function forward(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer | http.IncomingMessage): void {
+  const upstream = http.request(url, { method: req.method, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => res.destroy());
+  if (Buffer.isBuffer(body)) upstream.end(body);
+  else body.pipe(upstream);
+}
+
 /** The real server behind a counting node: what the store sends it can be told from what it sends others. */
 function forwardingTo(target: string): Promise<FakeNode> {
-  return startNode((req, res) => {
-    const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
+  return startNode((req, res) => forward(req, res, new URL(req.url ?? '/', target), req));
 }
 
 /** ClickHouse 18.16's answer to a statement on a missing table: status 500, the exception as the body. */
@@ -182,21 +186,18 @@ describe('ClickHouseEventStore over several nodes (distributed)', () => {
     const forwarded: URLSearchParams[] = [];
     const current = await startNode((req, res) => {
       const url = new URL(req.url ?? '/', real);
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        if (/FROM system\.settings/.test(body)) {
+        // Passed on byte for byte: its Content-Length still holds.
+        const body = Buffer.concat(chunks);
+        if (/FROM system\.settings/.test(body.toString('utf8'))) {
           res.end(`${JSON.stringify({ name: 'deduplicate_insert' })}\n`);
           return;
         }
         forwarded.push(new URLSearchParams(url.searchParams));
         url.searchParams.delete('deduplicate_insert');
-        const upstream = http.request(url, { method: req.method, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        upstream.on('error', () => res.destroy());
-        upstream.end(body);
+        forward(req, res, url, body);
       });
     });
     const old = await forwardingTo(real);
