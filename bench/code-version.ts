@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 /**
  * Which code the figures belong to. The commit alone is not enough while work is in progress: the
- * service runs from the working tree (tsx), so the report also names how many files differ from the
+ * service is built from the working tree, so the report also names how many files differ from the
  * commit and a digest of everything under src/, which tells two runs of different trees apart.
  */
 

@@ -3,7 +3,7 @@ import { Session } from 'node:inspector';
 import path from 'node:path';
 
 /**
- * Preloaded into a service process by `npm run bench -- --profile` (through NODE_OPTIONS, after tsx):
+ * Preloaded into a service process by `npm run bench -- --profile` (through NODE_OPTIONS, compiled by compiled.ts):
  * records a V8 CPU profile from start to exit and writes it to BENCH_PROFILE_DIR. Node 20 refuses
  * --cpu-prof in NODE_OPTIONS, and the service is started with a fixed command line, so the profiler
  * is driven through node:inspector instead; the result is the same .cpuprofile format.
@@ -25,7 +25,7 @@ if (dir) {
   process.on('exit', () => {
     session.post('Profiler.stop', (err, result) => {
       if (err) return;
-      const role = process.argv.at(-1)?.endsWith('.ts') ? 'all' : process.argv.at(-1);
+      const role = /\.[jt]s$/.test(process.argv.at(-1) ?? '') ? 'all' : process.argv.at(-1);
       writeFileSync(path.join(dir, `service-${role}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
     });
   });

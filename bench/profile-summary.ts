@@ -40,8 +40,9 @@ function owner(frame: CallFrame): string {
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules) return modules[1]!;
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
-  const repo = /\/(src|bench|test)\/(.*)$/.exec(url);
-  if (repo) return `${repo[1]}/${path.dirname(repo[2]!)}`;
+  // dist/ is src/ compiled, file for file: the built service's frames are named by their source folder.
+  const repo = /\/(src|dist|bench|test)\/(.*)$/.exec(url);
+  if (repo) return `${repo[1] === 'dist' ? 'src' : repo[1]}/${path.dirname(repo[2]!)}`;
   return url;
 }
 

@@ -379,7 +379,10 @@ export function renderReport(r: BenchResults): string {
         : ` at the start and \`${code.end.srcDigest}\` at the end: **src/ changed during the run**, so targets measured later ran different code.`),
     '',
     'It starts the local stack (`deploy/local/stack.sh up`), measures the ceilings, then the service in each mode as child processes ' +
-      '(`node --import tsx src/main.ts`), each with its own PostgreSQL database, ClickHouse database and Kafka topics, removed at the end.',
+      (s.serviceEntry === 'built'
+        ? '(`node dist/main.js`, as `npm start` runs it, built by `npm run build` at the start of the run)'
+        : '(`node --import tsx src/main.ts`: from source, which costs the service more CPU per request than the built code that later runs measure)') +
+      ', each with its own PostgreSQL database, ClickHouse database and Kafka topics, removed at the end.',
     '',
     `Each step: ${s.durationSeconds} s of autocannon (closed loop: \`connections\` requests in flight) at ${s.connections.join(', ')} connections, ` +
       `after ${s.warmupSeconds} s of unrecorded warm-up per request shape; request latencies are autocannon's, in whole milliseconds (0 means under 1 ms). Requests: one event (${s.eventBytes} bytes of JSON) or an array of ${s.batchSize}; ` +

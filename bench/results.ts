@@ -324,6 +324,11 @@ export interface BenchResults extends RunInfo {
     readonly eventBytes: number;
     readonly batchSize: number;
     readonly messageBytes: number;
+    /**
+     * How the service processes ran: `built` (dist/main.js, as npm start runs it) since 2026-11-26;
+     * absent in earlier results, whose services ran from source through tsx.
+     */
+    readonly serviceEntry?: 'built';
   };
   readonly targets: readonly TargetResult[];
   readonly kafkaPerf: KafkaPerfResult | null;

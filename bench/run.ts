@@ -24,6 +24,7 @@ import { benchReads } from './reads.js';
 import { renderReport } from './report.js';
 import type { AlertsResult, BenchResults, KafkaPerfResult, LoadStep, ProbeResult, ReadsResult, TargetKind, TargetResult } from './results.js';
 import { createBenchTopic, deleteBenchTopics, stackUp, waitForStack, type StackAddresses } from './stack.js';
+import { buildService, compiledScript } from './compiled.js';
 import { startBareServer, startDistributed, startEmbedded, waitForStored, type ServiceSettings, type Target } from './targets.js';
 import { positiveWhole } from './cli-options.js';
 
@@ -316,6 +317,10 @@ async function main(): Promise<void> {
   const messageBytes = eventMessageBytes();
   const ctx: RunContext = { runId: uniqueName('run'), stackProcesses, problems };
   const settings: ServiceSettings = options.profile ? { extraEnv: profileEnv() } : {};
+  if (ONLY.has('embedded') || ONLY.has('distributed') || ONLY.has('alerts') || ONLY.has('reads')) {
+    log('building the service (npm run build): the runs measure dist/main.js, as npm start runs it');
+    await buildService();
+  }
   log(`machine: ${machine.cpuModel}, ${machine.cores} cores; load average ${loadStart.map((l) => l.toFixed(2)).join(' ')}`);
 
   const targets: TargetResult[] = [];
@@ -413,6 +418,7 @@ async function main(): Promise<void> {
       eventBytes: JSON.stringify(SAMPLE_EVENT).length,
       batchSize: BATCH_SIZE,
       messageBytes,
+      serviceEntry: 'built',
     },
     machine,
     code: { start: codeAtStart, end: await codeVersion() },
@@ -449,7 +455,7 @@ const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
 function profileEnv(): Record<string, string> {
   const dir = PROFILE_DIR;
   mkdirSync(dir, { recursive: true });
-  return { NODE_OPTIONS: `--import tsx --import ${path.join(ROOT, 'bench/cpu-profiler.ts')}`, BENCH_PROFILE_DIR: dir };
+  return { NODE_OPTIONS: `--import ${compiledScript('bench/cpu-profiler.ts')}`, BENCH_PROFILE_DIR: dir };
 }
 
 /** The profiles this run wrote, summarised into one text file (the .cpuprofile files are large). */

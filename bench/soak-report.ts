@@ -90,7 +90,7 @@ export function renderSoak(r: SoakResults): string {
     '',
     '## What ran',
     '',
-    `- One \`api\` and one \`worker\` process of the service (distributed mode, through tsx) on the local stack, with their own`,
+    `- One \`api\` and one \`worker\` process of the service (distributed mode) on the local stack, with their own`,
     `  PostgreSQL and ClickHouse databases and Kafka topic prefix; a webhook destination to a receiver in the soak's process.`,
     `- Requests of ${s.batchSize} events, ${s.matchingPerRequest} of which the notification rule matches (${s.rule}).`,
     r.capacity

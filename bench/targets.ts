@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { topicsFor } from '../src/domain/messages/topics.js';
 import { startService, type ServiceProcess } from '../test/helpers/service-process.js';
+import { buildService, compiledScript } from './compiled.js';
 import type { StackAddresses } from './stack.js';
 import { countStoredEvents, createBenchResources } from './stack.js';
 
@@ -81,9 +82,15 @@ export interface ServiceSettings {
   readonly dataDir?: string;
 }
 
+/** The service as users run it (dist/main.js; compiled.ts says why), built once per benchmark process. */
+async function startBuiltService(env: Record<string, string>, args: string[] = []): Promise<ServiceProcess> {
+  await buildService();
+  return startService(env, args, { entry: 'built' });
+}
+
 /** The bare node:http server (bench/bare-server.ts) in its own process. */
 export async function startBareServer(): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
+  const child = spawn(process.execPath, [compiledScript('bench/bare-server.ts')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -167,7 +174,7 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
     if (settings.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    service = await startService({
+    service = await startBuiltService({
       DATA_DIR: dataDir,
       CLICKHOUSE_DATABASE: EMBEDDED_DATABASE,
       BOOTSTRAP_CLIENT_SECRET: secret,
@@ -227,10 +234,10 @@ export async function startDistributed(stack: StackAddresses, layout: 'split' | 
   try {
     if (layout === 'split') {
       // One after the other: both run the migrations at start, which is safe but slower when racing.
-      processes.push({ role: 'api', service: await startService(env, ['api']) });
-      processes.push({ role: 'worker', service: await startService(env, ['worker']) });
+      processes.push({ role: 'api', service: await startBuiltService(env, ['api']) });
+      processes.push({ role: 'worker', service: await startBuiltService(env, ['worker']) });
     } else {
-      processes.push({ role: 'service', service: await startService(env, ['all']) });
+      processes.push({ role: 'service', service: await startBuiltService(env, ['all']) });
     }
     // The services still write their line per request (that cost is measured); this process stops keeping them.
     for (const { service } of processes) service.stopCapturing();

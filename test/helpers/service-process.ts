@@ -25,13 +25,25 @@ export interface ServiceProcess {
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'] as const;
 
 /**
- * Runs the real service (src/main.ts through tsx) as a child process with exactly the given
- * environment, plus PATH and HOME: nothing leaks in from the test runner's own environment. Events
- * are kept whatever their age (EVENT_RETENTION_DAYS=0) unless `env` says otherwise: the suites date
- * their events on fixed days that the default retention would hide as the calendar moves on.
+ * Which code a service process runs: `source` is src/main.ts through tsx, so a suite needs no build;
+ * `built` is dist/main.js, what `npm start` and the container image run (`npm run build` first). The
+ * benchmarks measure `built`: tsx's transform adds work to every request (bench/NOTES.md).
  */
-export function spawnService(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts', ...args], {
+export type ServiceEntry = 'source' | 'built';
+
+const ENTRY_ARGS: Record<ServiceEntry, readonly string[]> = {
+  source: ['--import', 'tsx', 'src/main.ts'],
+  built: ['dist/main.js'],
+};
+
+/**
+ * Runs the real service as a child process with exactly the given environment, plus PATH and HOME:
+ * nothing leaks in from the test runner's own environment. Events are kept whatever their age
+ * (EVENT_RETENTION_DAYS=0) unless `env` says otherwise: the suites date their events on fixed days
+ * that the default retention would hide as the calendar moves on.
+ */
+export function spawnService(env: Record<string, string>, args: string[] = [], entry: ServiceEntry = 'source'): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...ENTRY_ARGS[entry], ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', EVENT_RETENTION_DAYS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,8 +59,9 @@ export function spawnService(env: Record<string, string>, args: string[] = []): 
 }
 
 /** Starts the service and waits for its "started" log line, which carries the URL it listens on. */
-export async function startService(env: Record<string, string>, args: string[] = [], timeoutMs = 60_000): Promise<ServiceProcess> {
-  const { child, output, stopCapturing } = spawnService(env, args);
+export async function startService(env: Record<string, string>, args: string[] = [], options: { timeoutMs?: number; entry?: ServiceEntry } = {}): Promise<ServiceProcess> {
+  const { timeoutMs = 60_000, entry = 'source' } = options;
+  const { child, output, stopCapturing } = spawnService(env, args, entry);
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
