@@ -17,18 +17,24 @@ import ts from 'typescript';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 
-let build: Promise<void> | undefined;
+const builds = new Map<string, Promise<void>>();
 
-/** `npm run build`, once per benchmark process: every service it starts runs the tree as it was then. */
-export function buildService(): Promise<void> {
-  build ??= run('npm', ['run', 'build'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+/**
+ * `npm run build` in `root` (this checkout by default), once per benchmark process: every service it
+ * starts runs the tree as it was then.
+ */
+export function buildService(root = ROOT): Promise<void> {
+  const known = builds.get(root);
+  if (known) return known;
+  const build = run('npm', ['run', 'build'], { cwd: root, maxBuffer: 16 * 1024 * 1024 }).then(
     () => undefined,
     (err: unknown) => {
       // execFile's error carries the command's output.
       const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
-      throw new Error(`npm run build failed; the benchmark measures the built service:\n${stdout}${stderr}`, { cause: err });
+      throw new Error(`npm run build failed in ${root}; the benchmark measures the built service:\n${stdout}${stderr}`, { cause: err });
     },
   );
+  builds.set(root, build);
   return build;
 }
 

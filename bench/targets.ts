@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { topicsFor } from '../src/domain/messages/topics.js';
-import { startService, type ServiceProcess } from '../test/helpers/service-process.js';
+import { startService, type ServiceEntry, type ServiceProcess } from '../test/helpers/service-process.js';
 import { buildService, compiledScript } from './compiled.js';
 import type { StackAddresses } from './stack.js';
 import { countStoredEvents, createBenchResources } from './stack.js';
@@ -80,12 +80,17 @@ export interface ServiceSettings {
    * later start finds the same apps and events. By default a fresh temporary one, removed at stop.
    */
   readonly dataDir?: string;
+  /** The checkout whose build runs (bench/ab.ts compares another one's with this one); this one by default. */
+  readonly root?: string;
+  /** `source`: run src/main.ts through tsx instead of the build (bench/ab.ts --base-entry). */
+  readonly entry?: ServiceEntry;
 }
 
-/** The service as users run it (dist/main.js; compiled.ts says why), built once per benchmark process. */
-async function startBuiltService(env: Record<string, string>, args: string[] = []): Promise<ServiceProcess> {
-  await buildService();
-  return startService(env, args, { entry: 'built' });
+/** The service as users run it (dist/main.js; compiled.ts says why), built once per benchmark process and checkout; from source when `settings.entry` says so. */
+async function startBenchService(env: Record<string, string>, args: string[], settings: ServiceSettings): Promise<ServiceProcess> {
+  const { root, entry = 'built' } = settings;
+  if (entry === 'built') await buildService(root);
+  return startService(env, args, { entry, ...(root === undefined ? {} : { root }) });
 }
 
 /** The bare node:http server (bench/bare-server.ts) in its own process. */
@@ -174,13 +179,13 @@ export async function startEmbedded(settings: ServiceSettings): Promise<Target> 
     if (settings.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    service = await startBuiltService({
+    service = await startBenchService({
       DATA_DIR: dataDir,
       CLICKHOUSE_DATABASE: EMBEDDED_DATABASE,
       BOOTSTRAP_CLIENT_SECRET: secret,
       RATE_LIMIT_POINTS: UNLIMITED_RATE,
       ...settings.extraEnv,
-    });
+    }, [], settings);
     // The service still writes its line per request (that cost is measured); this process stops keeping them.
     service.stopCapturing();
     const app = await createApp(service.url, secret);
@@ -234,10 +239,10 @@ export async function startDistributed(stack: StackAddresses, layout: 'split' | 
   try {
     if (layout === 'split') {
       // One after the other: both run the migrations at start, which is safe but slower when racing.
-      processes.push({ role: 'api', service: await startBuiltService(env, ['api']) });
-      processes.push({ role: 'worker', service: await startBuiltService(env, ['worker']) });
+      processes.push({ role: 'api', service: await startBenchService(env, ['api'], settings) });
+      processes.push({ role: 'worker', service: await startBenchService(env, ['worker'], settings) });
     } else {
-      processes.push({ role: 'service', service: await startBuiltService(env, ['all']) });
+      processes.push({ role: 'service', service: await startBenchService(env, ['all'], settings) });
     }
     // The services still write their line per request (that cost is measured); this process stops keeping them.
     for (const { service } of processes) service.stopCapturing();

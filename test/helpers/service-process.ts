@@ -40,11 +40,16 @@ const ENTRY_ARGS: Record<ServiceEntry, readonly string[]> = {
  * Runs the real service as a child process with exactly the given environment, plus PATH and HOME:
  * nothing leaks in from the test runner's own environment. Events are kept whatever their age
  * (EVENT_RETENTION_DAYS=0) unless `env` says otherwise: the suites date their events on fixed days
- * that the default retention would hide as the calendar moves on.
+ * that the default retention would hide as the calendar moves on. `root`: the checkout to run, this
+ * one by default (the benchmarks compare another one's build with it).
  */
-export function spawnService(env: Record<string, string>, args: string[] = [], entry: ServiceEntry = 'source'): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...ENTRY_ARGS[entry], ...args], {
-    cwd: ROOT,
+export function spawnService(
+  env: Record<string, string>,
+  args: string[] = [],
+  options: { entry?: ServiceEntry; root?: string } = {},
+): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...ENTRY_ARGS[options.entry ?? 'source'], ...args], {
+    cwd: options.root ?? ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', EVENT_RETENTION_DAYS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,9 +64,13 @@ export function spawnService(env: Record<string, string>, args: string[] = [], e
 }
 
 /** Starts the service and waits for its "started" log line, which carries the URL it listens on. */
-export async function startService(env: Record<string, string>, args: string[] = [], options: { timeoutMs?: number; entry?: ServiceEntry } = {}): Promise<ServiceProcess> {
-  const { timeoutMs = 60_000, entry = 'source' } = options;
-  const { child, output, stopCapturing } = spawnService(env, args, entry);
+export async function startService(
+  env: Record<string, string>,
+  args: string[] = [],
+  options: { timeoutMs?: number; entry?: ServiceEntry; root?: string } = {},
+): Promise<ServiceProcess> {
+  const { timeoutMs = 60_000, ...spawnOptions } = options;
+  const { child, output, stopCapturing } = spawnService(env, args, spawnOptions);
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
