@@ -17,6 +17,18 @@ const boolean = z.enum(['true', 'false'], { error: 'expected true or false' }).t
 const MAX_FETCH_MIN_BYTES = 64 * 1024 * 1024;
 const MAX_FETCH_WAIT_MS = 5_000;
 
+/**
+ * What a worker's fetch waits for unless KAFKA_FETCH_MIN_BYTES and KAFKA_FETCH_MAX_WAIT_MS say
+ * otherwise: 2 MiB of a partition, or 200 ms. Without a minimum the broker answers as soon as anything
+ * is there, and under a steady trickle the worker stores a handful of rows per INSERT: each INSERT is
+ * a new ClickHouse part, and merging thousands of tiny parts cost ClickHouse more CPU than the events
+ * themselves (bench/NOTES.md). The wait adds at most that much to ingest→readable latency (target p99
+ * 2 s), and it also bounds how long a worker's stop waits for an idle consumer and how late a member
+ * notices a rebalance, so it is kept short. On a ClickHouse cluster every INSERT also costs Keeper
+ * work, whatever its size, so larger installations raise both (docs/capacity.md).
+ */
+export const KAFKA_FETCH_DEFAULTS = { minBytes: 2 * 1024 * 1024, maxWaitMs: 200 } as const;
+
 const positiveInt = (what: string) =>
   z
     .string()
@@ -123,11 +135,11 @@ export const envSchema = z.object({
     .describe('Prefix of every Kafka topic and consumer group name (distributed mode)'),
   KAFKA_FETCH_MIN_BYTES: positiveInt('a number of bytes')
     .refine((n) => n <= MAX_FETCH_MIN_BYTES, { error: `expected at most ${MAX_FETCH_MIN_BYTES} (64 MiB)` })
-    .default(2 * 1024 * 1024)
+    .default(KAFKA_FETCH_DEFAULTS.minBytes)
     .describe("A worker's fetch from a partition waits until it has this many bytes (or KAFKA_FETCH_MAX_WAIT_MS passed): each fetch is one ClickHouse INSERT, so larger fetches mean fewer, larger parts (distributed mode)"),
   KAFKA_FETCH_MAX_WAIT_MS: positiveInt('milliseconds')
     .refine((n) => n <= MAX_FETCH_WAIT_MS, { error: `expected at most ${MAX_FETCH_WAIT_MS}` })
-    .default(200)
+    .default(KAFKA_FETCH_DEFAULTS.maxWaitMs)
     .describe('Longest a fetch waits for KAFKA_FETCH_MIN_BYTES: it adds up to this much to the time until an event is readable, and to a worker\'s stop (distributed mode)'),
   CLICKHOUSE_URL: url(['http:', 'https:'])
     .optional()

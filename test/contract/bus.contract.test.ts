@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BatchHandler, ConsumedBatch, MessageBus, Subscription } from '../../src/ports/message-bus.js';
 import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
+import { KAFKA_FETCH_DEFAULTS } from '../../src/config.js';
 import { MemoryBus } from '../../src/adapters/bus/memory-bus.js';
 import { SqliteBusJournal } from '../../src/adapters/bus/sqlite-journal.js';
 import { temporaryJournalPath } from '../helpers/bus-journal.js';
@@ -25,7 +26,7 @@ const implementations: Implementation[] = [
     name: 'MemoryBus with a SQLite journal',
     create: () => new MemoryBus({ retryBackoff: { initialMs: 20, maxMs: 200 }, journal: new SqliteBusJournal(temporaryJournalPath()) }),
   },
-  { name: 'KafkaBus', create: () => new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_contract') }) },
+  { name: 'KafkaBus', create: () => new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_contract'), fetch: KAFKA_FETCH_DEFAULTS }) },
 ];
 
 /** What the tests put in a message value. */
@@ -369,7 +370,7 @@ describe('KafkaBus when the cluster cannot be reached', () => {
   let bus: KafkaBus;
 
   beforeEach(async () => {
-    bus = new KafkaBus({ brokers: [`127.0.0.1:${await freePort()}`], clientId: uniqueName('unreachable') });
+    bus = new KafkaBus({ brokers: [`127.0.0.1:${await freePort()}`], clientId: uniqueName('unreachable'), fetch: KAFKA_FETCH_DEFAULTS });
   });
 
   afterEach(async () => {

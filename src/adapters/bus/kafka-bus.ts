@@ -51,19 +51,6 @@ const CONSUMER_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRet
 /** Readiness must answer within the probe's own timeout: no retries, one overall deadline. */
 const PING_TIMEOUT_MS = 2500;
 /**
- * What a throughput subscriber's fetch waits for, by default: it returns once it has `minBytes` or
- * once it waited `maxWaitMs`, whichever comes first. Without a minimum the broker answers as soon as
- * anything is there, and under a steady trickle the worker stores a handful of rows per INSERT: each
- * INSERT is a new ClickHouse part, and merging thousands of tiny parts cost ClickHouse more CPU than
- * the events themselves (bench/NOTES.md). With it, a busy partition is stored in large INSERTs, and a
- * quiet one waits at most the max wait. The wait adds at most that much to ingest→readable latency
- * (target p99 2 s), and it also bounds how long `stop()` waits for an idle consumer and how late a
- * member notices a rebalance, so it is kept short. Larger installations raise both
- * (KAFKA_FETCH_MIN_BYTES, KAFKA_FETCH_MAX_WAIT_MS): on a ClickHouse cluster every INSERT also costs
- * Keeper work, whatever its size (docs/capacity.md).
- */
-export const DEFAULT_FETCH = { minBytes: 2 * 1024 * 1024, maxWaitMs: 200 } as const;
-/**
  * What one partition may bring to a fetch, as a multiple of the minimum (kafkajs's default is 1 MiB).
  * An edge's record holds a whole produce call's events of one app (docs/decisions/0011), up to about
  * 1 MiB, so the default let a fetch carry one record, and the worker made an INSERT of each: at 40,000
@@ -104,8 +91,12 @@ export interface KafkaBusOptions {
   readonly partitionsConsumedConcurrently?: number;
   /** Produce latency, messages and errors; consumer lag per partition (docs/metrics.md). */
   readonly metrics?: KafkaBusMetrics;
-  /** What a throughput subscriber's fetch waits for (DEFAULT_FETCH when absent). */
-  readonly fetch?: { readonly minBytes: number; readonly maxWaitMs: number };
+  /**
+   * What a throughput subscriber's fetch waits for: it returns once it has `minBytes` of a partition
+   * or once it waited `maxWaitMs`, whichever comes first (the service's settings KAFKA_FETCH_MIN_BYTES
+   * and KAFKA_FETCH_MAX_WAIT_MS; config.ts says why they default to what they do).
+   */
+  readonly fetch: { readonly minBytes: number; readonly maxWaitMs: number };
 }
 
 export class KafkaBus implements MessageBus {
@@ -127,7 +118,7 @@ export class KafkaBus implements MessageBus {
     this.#logger = options.logger;
     this.#concurrency = options.partitionsConsumedConcurrently ?? 4;
     this.#metrics = options.metrics;
-    this.#fetch = options.fetch ?? DEFAULT_FETCH;
+    this.#fetch = options.fetch;
     const common = {
       brokers: options.brokers,
       clientId: options.clientId,
