@@ -82,6 +82,13 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+function mediansOf(bursts: readonly Burst[]): Burst {
+  return {
+    requestsPerSecond: Math.round(median(bursts.map((b) => b.requestsPerSecond))),
+    cpuMicrosPerRequest: Math.round(median(bursts.map((b) => b.cpuMicrosPerRequest))),
+  };
+}
+
 /** The process whose CPU a request costs: the api of the split layout, or the one embedded process. */
 function edgePid(target: Target): number {
   const pid = target.pids.api ?? target.pids.service;
@@ -102,11 +109,11 @@ async function burst(target: Target, seconds: number): Promise<Burst> {
 async function main(): Promise<void> {
   const commit = (await run('git', ['rev-parse', '--short=12', options.against], { cwd: ROOT })).stdout.trim();
   const tree = mkdtempSync(path.join(tmpdir(), 'eas-ab-'));
-  const cleanups: Array<() => Promise<unknown>> = [];
+  let checkedOut = false;
   try {
     log(`checking out ${commit} into ${tree}`);
     await run('git', ['worktree', 'add', '--detach', tree, commit], { cwd: ROOT });
-    cleanups.push(() => run('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT }));
+    checkedOut = true;
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
     const stack = MODE === 'distributed' ? await stackUp() : null;
     const roots: Record<Side, string> = { base: tree, change: ROOT };
@@ -147,27 +154,19 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       rounds: bursts.change.length,
       seconds: SECONDS,
-      medians: Object.fromEntries(
-        SIDES.map((side) => [
-          side,
-          {
-            requestsPerSecond: Math.round(median(bursts[side].map((b) => b.requestsPerSecond))),
-            cpuMicrosPerRequest: Math.round(median(bursts[side].map((b) => b.cpuMicrosPerRequest))),
-          },
-        ]),
-      ),
+      medians: { base: mediansOf(bursts.base), change: mediansOf(bursts.change) },
       changeCheaperInRounds: cheaperRounds,
       medianCpuRatio: Number(median(ratios).toFixed(3)),
       bursts,
     };
     log(
-      `medians: base ${summary.medians.base!.requestsPerSecond} req/s ${summary.medians.base!.cpuMicrosPerRequest} µs per request; ` +
-        `change ${summary.medians.change!.requestsPerSecond} req/s ${summary.medians.change!.cpuMicrosPerRequest} µs per request`,
+      `medians: base ${summary.medians.base.requestsPerSecond} req/s ${summary.medians.base.cpuMicrosPerRequest} µs per request; ` +
+        `change ${summary.medians.change.requestsPerSecond} req/s ${summary.medians.change.cpuMicrosPerRequest} µs per request`,
     );
     log(`the change spent less CPU per request in ${cheaperRounds} of ${bursts.change.length} rounds; median ratio of the pairs ${summary.medianCpuRatio}`);
     if (options.json) writeFileSync(options.json, `${JSON.stringify(summary, null, 2)}\n`);
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log(`clean-up failed: ${String(err)}`));
+    if (checkedOut) await run('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT }).catch((err: unknown) => log(`removing the worktree failed: ${String(err)}`));
     rmSync(tree, { recursive: true, force: true });
   }
 }

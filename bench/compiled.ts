@@ -11,7 +11,7 @@ import ts from 'typescript';
  * the container image run it (dist/main.js, built by `npm run build`), and the bare server and the
  * profiler preload as plain modules. Run through tsx instead, every process pays for tsx's transform
  * on each request (esbuild's keep-names wrappers around every closure, among others): the api spent
- * about a third more CPU per single-event request that way (bench/NOTES.md).
+ * about a quarter more CPU per single-event request that way (bench/NOTES.md, `npm run bench:ab`).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
