@@ -3,9 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { createRequestListener } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { AccountRateLimit } from './http/rate-limit.js';
+import { TurnBudget } from './lib/turn-budget.js';
 import type { Container } from './container.js';
 import type { MetricsExposition } from './observability/metrics.js';
 import { v1Routes } from './http/routes/v1.js';
+
+/**
+ * How much of an event-loop turn the ingest routes' work on large bodies may take before the rest
+ * waits for the next turn, in embedded mode: a batch of a hundred events takes a few milliseconds, so
+ * one starts per turn. Not in distributed mode: there the requests of one turn share a Kafka produce
+ * call, and a call per request cost a third of the batch throughput. bench/NOTES.md ("New connections
+ * to a saturated process") has the measurements.
+ */
+const EMBEDDED_INGEST_TURN_BUDGET_MS = 1;
 
 export interface RunningServer {
   readonly url: string;
@@ -34,6 +44,7 @@ export async function startServer(container: Container, options: { exposition?: 
             routes: v1Routes({ services: container.services, logger: container.logger }),
             authenticator: container.services.authenticator,
             rateLimit: new AccountRateLimit({ limiter: container.rateLimiter, metrics: container.metrics, logger: container.logger.child({ component: 'rate-limit' }) }),
+            turns: container.config.distributed ? undefined : new TurnBudget(EMBEDDED_INGEST_TURN_BUDGET_MS),
           },
         }
       : {}),

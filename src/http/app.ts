@@ -4,15 +4,13 @@ import type { RequestListener } from 'node:http';
 import { edgeMetrics, httpMetrics, type EdgeMetrics } from '../observability/http-metrics.js';
 import type { Logger } from '../observability/logger.js';
 import type { MetricsExposition } from '../observability/metrics.js';
-import type { Authenticator } from '../services/authenticator.js';
 import type { ReadinessService } from '../services/readiness.service.js';
 import { dashboardRouter } from './dashboard.js';
 import { routeTable, type RouteTable, type RouteTemplate } from '../lib/route-table.js';
 import { errorHandler, methodNotAllowedHandler, notFoundHandler } from './error-response.js';
 import { ingestCors } from './cors.js';
 import { ingestEndpoint, INGEST_PATH } from './ingest-endpoint.js';
-import { mountRoutes } from './mount-routes.js';
-import type { AccountRateLimit } from './rate-limit.js';
+import { mountRoutes, type RouteDeps } from './mount-routes.js';
 import type { AnyRoute } from './route.js';
 import { systemRouter } from './routes/system.route.js';
 import { requestLog } from './request-log.js';
@@ -26,7 +24,7 @@ export interface HttpAppDeps {
   /** What `/readyz` asks: every dependency of this process's role. */
   readonly readiness: Pick<ReadinessService, 'check'>;
   /** The `/v1` API; absent in a worker process, which serves only probes and metrics. */
-  readonly api?: { readonly routes: readonly AnyRoute[]; readonly authenticator: Authenticator; readonly rateLimit?: AccountRateLimit };
+  readonly api?: RouteDeps & { readonly routes: readonly AnyRoute[] };
   /** Origins whose pages may call the ingest endpoints (cors.ts); `*` for any. None by default. */
   readonly corsAllowedOrigins?: readonly string[];
 }

@@ -31,7 +31,7 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   const templatePath = (): string => route.path;
 
   const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes): Promise<void> => {
-    writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, readBody: () => readJsonBody(req), notes }, res));
+    writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, readBody: (turns) => readJsonBody(req, { turns }), notes }, res));
   };
 
   return {

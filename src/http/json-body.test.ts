@@ -12,7 +12,7 @@ const LIMIT = 1024;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    readJsonBody(req, LIMIT).then(
+    readJsonBody(req, { limit: LIMIT }).then(
       (body) => res.end(JSON.stringify({ body: body === undefined ? '(none)' : body })),
       (err: unknown) => {
         res.statusCode = 400;

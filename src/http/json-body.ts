@@ -3,10 +3,28 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { DomainError } from '../domain/errors.js';
+import type { TurnBudget } from '../lib/turn-budget.js';
 import { MAX_BODY_DEPTH, jsonProblemDetail, jsonValueProblem } from '../domain/json-limits.js';
 
 /** Bodies over 1 MiB get 413. The limit counts decoded bytes, so a gzip bomb is stopped too. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A body this small (a single event, typically) is handled in a fraction of a millisecond: a turn full
+ * of them stays short, and holding each for the turn budget would only split the produce calls they
+ * share. Larger ones wait for their share of the turn (BodyOptions.turns).
+ */
+const SMALL_BODY_BYTES = 8 * 1024;
+
+export interface BodyOptions {
+  /** At most this many bytes, after decoding; BODY_LIMIT_BYTES by default. */
+  readonly limit?: number;
+  /**
+   * Once a body larger than a few kilobytes is in, the work on it (parsing, then whatever the caller
+   * does with it before its next wait) starts only while the event loop's turn has time left.
+   */
+  readonly turns?: TurnBudget | undefined;
+}
 
 const DECODERS: Readonly<Record<string, () => Transform>> = {
   gzip: createGunzip,
@@ -28,13 +46,13 @@ const DECODERS: Readonly<Record<string, () => Transform>> = {
  * - Bytes that are not UTF-8, and JSON the service could not keep as it was sent (json-limits.ts:
  *   deep nesting, `__proto__` keys, `1e400`, unpaired surrogates), are 400 naming where.
  */
-export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, options: BodyOptions = {}): Promise<unknown> {
   if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return undefined;
   const mediaType = parseMediaType(req.headers['content-type']);
   if (mediaType?.type !== 'application/json') return undefined;
   if (mediaType.charset !== undefined && mediaType.charset !== 'utf-8' && mediaType.charset !== 'utf8') throw new DomainError('unsupported_media_type', 'Unsupported charset');
 
-  const bytes = await readBodyBytes(req, limit);
+  const bytes = await readBodyBytes(req, options);
   // Decoding would turn each invalid sequence into U+FFFD: the service would store other text than it was sent.
   if (!isUtf8(bytes)) throw new DomainError('validation_failed', 'Request body is not valid UTF-8', { details: [{ path: 'body', message: 'must be valid UTF-8' }] });
   let text = bytes.toString('utf8');
@@ -56,15 +74,18 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
 
 /**
  * A request body's bytes, whatever its media type: decoded from gzip, deflate or br (another encoding
- * is 415), at most `limit` of them after decoding (413).
+ * is 415), at most `options.limit` of them after decoding (413).
  */
-export async function readBodyBytes(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
+export async function readBodyBytes(req: IncomingMessage, options: BodyOptions = {}): Promise<Buffer> {
+  const { limit = BODY_LIMIT_BYTES, turns } = options;
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
   if (encoding !== 'identity' && !decoder) throw new DomainError('unsupported_media_type', 'Unsupported content encoding');
   // Known too large before reading a byte (only without an encoding: the header then counts decoded bytes).
   if (!decoder && Number(req.headers['content-length']) > limit) throw tooLarge(limit);
-  return collect(req, decoder?.(), limit);
+  const bytes = await collect(req, decoder?.(), limit);
+  if (turns && bytes.length > SMALL_BODY_BYTES) await turns.next();
+  return bytes;
 }
 
 function tooLarge(limit: number): DomainError {

@@ -8,6 +8,7 @@ import type { AccountRateLimit } from './rate-limit.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
 import { parseInput, type AnyRoute, type RouteResult } from './route.js';
 import type { RouteTable } from '../lib/route-table.js';
+import type { TurnBudget } from '../lib/turn-budget.js';
 
 const INVALID_AUTH = 'Invalid or missing authentication';
 
@@ -54,14 +55,24 @@ export interface RouteInput {
   readonly headers: IncomingHttpHeaders;
   readonly params: unknown;
   readonly query: unknown;
-  /** Reads and parses the JSON body (json-body.ts); undefined when there is none. */
-  readBody(): Promise<unknown>;
+  /**
+   * Reads and parses the JSON body (json-body.ts); undefined when there is none. With `turns`, the
+   * parsing of a large body waits for its share of the event loop's turn.
+   */
+  readBody(turns?: TurnBudget): Promise<unknown>;
   readonly notes: ExchangeNotes;
 }
 
 export interface RouteDeps {
   readonly authenticator: Authenticator;
   readonly rateLimit?: AccountRateLimit | undefined;
+  /**
+   * Admits the ingest routes' work on a large body (parsing, validating and encoding up to a hundred
+   * events, once its bytes are in) only while the event loop's turn has time left (turn-budget.ts),
+   * so that a saturated process keeps accepting connections and answering its other routes. None:
+   * admitted at once.
+   */
+  readonly turns?: TurnBudget | undefined;
 }
 
 /**
@@ -81,7 +92,7 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
     for (const [name, value] of Object.entries(await deps.rateLimit.admit(principal.accountId))) res.setHeader(name, value);
   }
   authorize(route, principal);
-  const raw = route.body ? await input.readBody() : undefined;
+  const raw = route.body ? await input.readBody(route.ingest ? deps.turns : undefined) : undefined;
   if (route.ingest) input.notes.events = Array.isArray(raw) ? Math.max(1, raw.length) : 1;
   const params: unknown = route.params ? parseInput(route.params, input.params, 'path') : undefined;
   const query: unknown = route.query ? parseInput(route.query, input.query, 'query') : undefined;
@@ -127,7 +138,7 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps, table:
       }
       const notes: ExchangeNotes = {};
       res.locals.notes = notes;
-      const input = { headers: req.headers, params: req.params, query: req.query, readBody: () => (route.bodyReader ? route.bodyReader.read(req) : readJsonBody(req)), notes };
+      const input = { headers: req.headers, params: req.params, query: req.query, readBody: (turns?: TurnBudget) => (route.bodyReader ? route.bodyReader.read(req, turns) : readJsonBody(req, { turns })), notes };
       writeResult(res, await serveRoute(route, deps, input, res));
     });
   }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
+import type { TurnBudget } from '../lib/turn-budget.js';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
 import type { ApiKeyPrincipal, ClientPrincipal } from '../services/authenticator.js';
 
@@ -94,7 +95,7 @@ export interface RouteDefinition<
    * validated by `body`. `mediaTypes` lists what it accepts, for the OpenAPI document; the route
    * answers in the request's media type, a Buffer body with its Content-Type header.
    */
-  readonly bodyReader?: { read(req: IncomingMessage): Promise<unknown>; readonly mediaTypes: readonly string[] };
+  readonly bodyReader?: { read(req: IncomingMessage, turns?: TurnBudget): Promise<unknown>; readonly mediaTypes: readonly string[] };
   handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>, PrincipalFor<A>>): Promise<RouteResult>;
 }
 

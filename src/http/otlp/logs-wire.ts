@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import protobuf from 'protobufjs';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
+import type { TurnBudget } from '../../lib/turn-budget.js';
 import { readBodyBytes, readJsonBody } from '../json-body.js';
 
 /**
@@ -192,9 +193,9 @@ export const otlpLogsResponseSchema = z
  * Reads an OTLP/HTTP logs request: binary protobuf or JSON, compressed or not (gzip, deflate, br),
  * at most 1 MiB decoded. Another media type is 415; a body that is not a logs request is 400.
  */
-export async function readOtlpLogsBody(req: IncomingMessage): Promise<unknown> {
+export async function readOtlpLogsBody(req: IncomingMessage, turns?: TurnBudget): Promise<unknown> {
   const encoding = otlpEncodingOf(req.headers['content-type']);
-  if (encoding === 'json') return (await readJsonBody(req)) ?? {};
-  if (encoding === 'protobuf') return decodeProtobufLogsRequest(await readBodyBytes(req));
+  if (encoding === 'json') return (await readJsonBody(req, { turns })) ?? {};
+  if (encoding === 'protobuf') return decodeProtobufLogsRequest(await readBodyBytes(req, { turns }));
   throw new DomainError('unsupported_media_type', 'OTLP/HTTP bodies are application/x-protobuf or application/json');
 }
