@@ -6,9 +6,7 @@ import { TurnBudget } from './turn-budget.js';
 /** Holds the thread for `ms`, as parsing a large body does. */
 function busy(ms: number): void {
   const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // spinning on purpose
-  }
+  while (performance.now() < until);
 }
 
 /** Counts the event loop's turns: one check phase each. */

@@ -1,5 +1,3 @@
-import { performance } from 'node:perf_hooks';
-
 /**
  * Keeps the event loop's turns short while CPU-heavy request work queues up, by letting that work
  * start only while the current turn has time left.
