@@ -13,8 +13,14 @@ import { startService, waitFor, type ServiceProcess } from '../helpers/service-p
  * "None twice" has one documented exception: an attempt the receiver got but the killed worker never
  * recorded is made again once its claim's lease (LEASE_MS, 60 s, in delivery-worker.ts) runs out,
  * under the same webhook-id, which Standard Webhooks receivers deduplicate on. So the test allows
- * repeated requests only under one webhook-id per event, only once each, only for deliveries that
- * record that second attempt, and no more of them than attempts one worker can have in flight.
+ * repeated requests only under one webhook-id per event, only for deliveries whose recorded attempts
+ * show one the kill cut off (`abandoned`), and no more such attempts than one worker can have in
+ * flight.
+ *
+ * On a loaded machine an attempt can also fail without the kill (a connection dropped before the
+ * receiver read the request); the worker retries it like any failure, under the same webhook-id. Such
+ * an attempt is allowed only as a recorded, retriable transport failure that a later attempt made
+ * good, and the annotation lists them: an alert the receiver got twice because of one still fails.
  */
 
 const EVENTS = 2_000;
@@ -41,6 +47,13 @@ interface Delivery {
   status: string;
   attempts: number;
   lastError: string | null;
+}
+
+/** One attempt as a delivery's detail view lists it. */
+interface Attempt {
+  number: number;
+  outcome: 'in_progress' | 'succeeded' | 'failed' | 'abandoned';
+  error?: string;
 }
 
 function alertOf(request: ReceivedRequest): Alert {
@@ -170,13 +183,30 @@ describe('alerts when a worker is killed mid-burst (distributed)', () => {
     const deliveryByEvent = new Map(deliveries.map((d) => [d.eventId, d]));
     expect(deliveryByEvent.size).toBe(EVENTS);
     expect(new Set(deliveryByEvent.keys())).toEqual(new Set(accepted));
-    const odd = deliveries.filter(
-      (d) => d.ruleId !== ruleId || d.destinationId !== destination.body.id || d.status !== 'succeeded' || d.lastError !== null || ![1, 2].includes(d.attempts),
-    );
+    const odd = deliveries.filter((d) => d.ruleId !== ruleId || d.destinationId !== destination.body.id || d.status !== 'succeeded' || d.lastError !== null);
     expect(odd).toEqual([]);
-    // A second attempt is a takeover of one the killed worker had claimed and never recorded.
-    const takeovers = deliveries.filter((d) => d.attempts === 2).length;
-    expect(takeovers).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_WORKER);
+
+    // The deliveries that took more than one attempt, with their attempts in order. Each ends in the
+    // success; before it, at most one attempt the kill cut off (abandoned: its lease ran out) and
+    // transport failures the worker retried.
+    const retried = new Map<string, Attempt[]>();
+    for (const d of deliveries.filter(({ attempts }) => attempts > 1)) {
+      const detail = await call('GET', `/v1/apps/${appId}/deliveries/${d.id}`);
+      expect(detail.status).toBe(200);
+      retried.set(d.id, detail.body.attempts as Attempt[]);
+    }
+    const earlier = [...retried].flatMap(([id, attempts]) => attempts.slice(0, -1).map((attempt) => ({ id, ...attempt })));
+    const unexpected = [...retried].filter(
+      ([, attempts]) => attempts.at(-1)?.outcome !== 'succeeded' || attempts.filter(({ outcome }) => outcome === 'abandoned').length > 1,
+    );
+    expect(unexpected).toEqual([]);
+    const abandoned = earlier.filter(({ outcome }) => outcome === 'abandoned');
+    const failed = earlier.filter(({ outcome }) => outcome === 'failed');
+    expect(earlier.filter(({ outcome }) => outcome !== 'abandoned' && outcome !== 'failed')).toEqual([]);
+    // A failed attempt here is one the receiver never answered: it answers every request with 200.
+    expect(failed.filter(({ error }) => !/request failed|no response in time/.test(error ?? ''))).toEqual([]);
+    expect(abandoned.length).toBeGreaterThanOrEqual(1);
+    expect(abandoned.length).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_WORKER);
 
     // Every alert is for an accepted event of this rule, and each event's alerts carry one
     // webhook-id: its delivery's id.
@@ -188,21 +218,21 @@ describe('alerts when a worker is killed mid-burst (distributed)', () => {
     expect([...idsByEvent].filter(([, ids]) => ids.size !== 1)).toEqual([]);
     expect([...idsByEvent].filter(([eventId, ids]) => !ids.has(deliveryByEvent.get(eventId)!.id))).toEqual([]);
 
-    // Repeats: the same webhook-id and alert twice, never three times, only for a delivery whose
-    // second attempt is recorded (the lease takeover), and no more than one worker had in flight.
+    // Repeats: the same webhook-id and alert twice, never three times, only for a delivery with an
+    // attempt the kill cut off, and so no more than one worker had in flight.
     const byWebhookId = new Map<string, Alert[]>();
     for (const a of alerts) byWebhookId.set(a.webhookId, [...(byWebhookId.get(a.webhookId) ?? []), a]);
     const repeated = [...byWebhookId.values()].filter((same) => same.length > 1);
-    const attemptsById = new Map(deliveries.map((d) => [d.id, d.attempts]));
+    const cutOff = new Set(abandoned.map(({ id }) => id));
     for (const same of repeated) {
       expect(same).toHaveLength(2);
       // The envelope's timestamp is the send time; the alert itself is the same.
       expect(JSON.parse(same[1]!.body).data).toEqual(JSON.parse(same[0]!.body).data);
-      expect(attemptsById.get(same[0]!.webhookId)).toBe(2);
+      expect(cutOff.has(same[0]!.webhookId), `${same[0]!.webhookId} was sent twice: ${JSON.stringify(retried.get(same[0]!.webhookId))}`).toBe(true);
     }
     // The request that triggered the kill was answered only after its worker was gone.
     expect(repeated.length).toBeGreaterThanOrEqual(1);
-    expect(repeated.length).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_WORKER);
+    expect(repeated.length).toBeLessThanOrEqual(abandoned.length);
     expect(receiver.requests.length).toBe(EVENTS + repeated.length);
 
     // The trigger was counted once per event, across the kill and the redelivered events.
@@ -210,7 +240,8 @@ describe('alerts when a worker is killed mid-burst (distributed)', () => {
 
     await annotate(
       `killed at alert ${receivedAtKill}, with ${acceptedAtKill} events accepted and ${triggersAtKill} triggers counted; ` +
-        `${takeovers} deliveries taken over after the lease, ${repeated.length} repeated requests`,
+        `${abandoned.length} deliveries taken over after the lease, ${repeated.length} repeated requests; ` +
+        `${failed.length} attempts failed and were retried${failed.length > 0 ? ` (${[...new Set(failed.map(({ error }) => error))].join('; ')})` : ''}`,
     );
     // Setup, the burst, then a lease (60 s) before the cut-off attempts are taken over.
   }, 180_000);
