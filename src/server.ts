@@ -10,12 +10,16 @@ import { v1Routes } from './http/routes/v1.js';
 
 /**
  * How much of an event-loop turn the ingest routes' work on large bodies may take before the rest
- * waits for the next turn, in embedded mode: a batch of a hundred events takes a few milliseconds, so
- * one starts per turn. Not in distributed mode: there the requests of one turn share a Kafka produce
- * call, and a call per request cost a third of the batch throughput. bench/NOTES.md ("New connections
- * to a saturated process") has the measurements.
+ * waits for the next turn. Between two turns the server accepts one new connection (libuv accepts one
+ * per turn), so a saturated process with long turns leaves new connections waiting seconds.
+ * - Embedded: a batch of a hundred events takes a few milliseconds, so one starts per turn; the turn
+ *   also carries the in-process worker's storage.
+ * - Distributed: a few batches per turn. There the requests of one turn share a Kafka produce call:
+ *   with 1 ms each request made its own and the api lost a third of its batch throughput; with 8 ms it
+ *   kept it, and no batch step's p99 passed 1 s where it had without a budget.
+ * bench/NOTES.md ("New connections to a saturated process" and the section after it) has the measurements.
  */
-const EMBEDDED_INGEST_TURN_BUDGET_MS = 1;
+const INGEST_TURN_BUDGET_MS = { embedded: 1, distributed: 8 } as const;
 
 export interface RunningServer {
   readonly url: string;
@@ -44,7 +48,7 @@ export async function startServer(container: Container, options: { exposition?: 
             routes: v1Routes({ services: container.services, logger: container.logger }),
             authenticator: container.services.authenticator,
             rateLimit: new AccountRateLimit({ limiter: container.rateLimiter, metrics: container.metrics, logger: container.logger.child({ component: 'rate-limit' }) }),
-            turns: container.config.distributed ? undefined : new TurnBudget(EMBEDDED_INGEST_TURN_BUDGET_MS),
+            turns: new TurnBudget(INGEST_TURN_BUDGET_MS[container.config.distributed ? 'distributed' : 'embedded']),
           },
         }
       : {}),
