@@ -1,9 +1,11 @@
 // A UTF-16 surrogate without its partner has no UTF-8 encoding; encoders silently turn it into U+FFFD,
 // so a stored value would differ from the one we were given. JSON can carry one ("\ud800"), so every
 // boundary that stores text checks with this.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** True when the string has a UTF-8 form (no lone surrogate). */
+/**
+ * True when the string has a UTF-8 form (no lone surrogate). The engine's own check: it runs on every
+ * string of every event, and was half the cost of the regular expression it replaced.
+ */
 export function isWellFormedUnicode(value: string): boolean {
-  return !LONE_SURROGATE.test(value);
+  return value.isWellFormed();
 }
