@@ -62,8 +62,9 @@ export function summariseProfile(file: string, top: number): string {
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
   }
   // Inclusive ("total") time of this repository's functions: a sample counts once for every distinct
-  // src/ function on its stack. Only synchronous work shows: what a handler awaits runs later, from
-  // another stack (a socket callback), and is charged to that stack instead.
+  // src/ function on its stack (dist/ for the built service). Only synchronous work shows: what a
+  // handler awaits runs later, from another stack (a socket callback), and is charged to that stack
+  // instead.
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const inclusive = new Map<string, number>();
@@ -71,7 +72,7 @@ export function summariseProfile(file: string, top: number): string {
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)!.callFrame;
-      if (!/\/src\//.test(frame.url) || frame.url.includes('node_modules')) continue;
+      if (!/\/(src|dist)\//.test(frame.url) || frame.url.includes('node_modules')) continue;
       const name = `${frame.functionName || '(anonymous)'} ${owner(frame)}:${frame.lineNumber + 1}`;
       if (seen.has(name)) continue;
       seen.add(name);
