@@ -18,18 +18,21 @@ const EARLIEST_MS = Date.parse('0001-01-02T00:00:00Z');
 const HOUR_MS = 3_600_000;
 
 /**
- * An ISO 8601 date-time with a zone, as the service documents it: `Z` or `±hh:mm`, any number of
- * fraction digits, from year 1 to 23 h from now (more than 24 h ahead is refused).
+ * An ISO 8601 date-time with a zone, as the service documents it: `Z`, `±hh:mm` or `±hhmm` (the same
+ * offset without its colon, as Python's `%z` writes it), any number of fraction digits, from year 1 to
+ * 23 h from now (more than 24 h ahead is refused).
  */
 export const timestampArb = fc
   .record({
     instant: fc.integer({ min: EARLIEST_MS, max: Date.now() + 23 * HOUR_MS }),
     offsetMinutes: fc.option(fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 })),
+    colon: fc.boolean(),
     fraction: fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: 12 }),
   })
-  .map(({ instant, offsetMinutes, fraction }) => {
+  .map(({ instant, offsetMinutes, colon, fraction }) => {
     const local = new Date(instant + (offsetMinutes ?? 0) * 60_000).toISOString().slice(0, 19);
-    const zone = offsetMinutes === null ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${hhmm(Math.abs(offsetMinutes))}`;
+    const offset = offsetMinutes === null ? '' : hhmm(Math.abs(offsetMinutes));
+    const zone = offsetMinutes === null ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${colon ? offset : offset.replace(':', '')}`;
     return `${local}${fraction === '' ? '' : `.${fraction}`}${zone}`;
   });
 
@@ -224,7 +227,9 @@ const badTimestamp = fc.oneof(
     '2020-01-01 00:00:00Z',
     '2020-01-01t00:00:00z',
     '2020-01-01T00:00:00+24:00',
-    '2020-01-01T00:00:00+0100',
+    // An offset without minutes, or with a digit missing (`+0100` is valid: the offset without its colon).
+    '2020-01-01T00:00:00+01',
+    '2020-01-01T00:00:00+010',
     '+002020-01-01T00:00:00Z',
     'yesterday',
     '',
