@@ -18,7 +18,8 @@ import { v1Routes } from './http/routes/v1.js';
  *   with 1 ms each request made its own and the api lost a third of its batch throughput; with 8 ms it
  *   kept it, and in short runs taken turn about every batch step's request p99 stayed under 1 s,
  *   where two of six did not without a budget.
- * bench/NOTES.md ("New connections to a saturated process" and the section after it) has the measurements.
+ * bench/NOTES.md ("New connections to a saturated process", "A turn budget for the distributed api too")
+ * has the measurements.
  */
 const INGEST_TURN_BUDGET_MS = { embedded: 1, distributed: 8 } as const;
 
