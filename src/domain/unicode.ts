@@ -4,7 +4,7 @@
 
 /**
  * True when the string has a UTF-8 form (no lone surrogate). The engine's own check: it runs on every
- * string of every event, and was half the cost of the regular expression it replaced.
+ * string of every event, and costs about half what the regular expression it replaced did.
  */
 export function isWellFormedUnicode(value: string): boolean {
   return value.isWellFormed();

@@ -31,13 +31,12 @@ export const timestampArb = fc
   })
   .map(({ instant, offsetMinutes, colon, fraction }) => {
     const local = new Date(instant + (offsetMinutes ?? 0) * 60_000).toISOString().slice(0, 19);
-    const offset = offsetMinutes === null ? '' : hhmm(Math.abs(offsetMinutes));
-    const zone = offsetMinutes === null ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${colon ? offset : offset.replace(':', '')}`;
+    const zone = offsetMinutes === null ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${hhmm(Math.abs(offsetMinutes), colon ? ':' : '')}`;
     return `${local}${fraction === '' ? '' : `.${fraction}`}${zone}`;
   });
 
-function hhmm(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+function hhmm(minutes: number, separator: string): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}${separator}${String(minutes % 60).padStart(2, '0')}`;
 }
 
 /** True when a `__proto__` key sits anywhere in the value: such bodies are refused, so valid ones exclude it. */
