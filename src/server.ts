@@ -18,10 +18,16 @@ import { v1Routes } from './http/routes/v1.js';
  *   with 1 ms each request made its own and the api lost a third of its batch throughput; with 8 ms it
  *   kept it, and in short runs taken turn about every batch step's request p99 stayed under 1 s,
  *   where two of six did not without a budget.
- * bench/NOTES.md ("New connections to a saturated process", "A turn budget for the distributed api too")
- * has the measurements.
+ * - While connections are being accepted, a turn holds at most one batch in either mode: a burst of new
+ *   connections (a step of a load test, clients reconnecting after a deploy) is then taken at the pace
+ *   of short turns, and the api's turns grow back to 8 ms once it has taken them all (TurnBudget).
+ * bench/NOTES.md ("New connections to a saturated process", "A turn budget for the distributed api too",
+ * "Short turns while connections arrive") has the measurements.
  */
-const INGEST_TURN_BUDGET_MS = { embedded: 1, distributed: 8 } as const;
+const INGEST_TURN_BUDGET_MS = {
+  embedded: { budget: 1, whileAccepting: 1 },
+  distributed: { budget: 8, whileAccepting: 1 },
+} as const;
 
 export interface RunningServer {
   readonly url: string;
@@ -38,6 +44,8 @@ export interface RunningServer {
  */
 export async function startServer(container: Container, options: { exposition?: MetricsExposition } = {}): Promise<RunningServer> {
   const servesApi = container.config.role !== 'worker';
+  const budget = INGEST_TURN_BUDGET_MS[container.config.distributed ? 'distributed' : 'embedded'];
+  const turns = new TurnBudget(budget.budget, { whileAcceptingMs: budget.whileAccepting });
   const listener = createRequestListener({
     logger: container.logger,
     metrics: container.metrics,
@@ -50,7 +58,7 @@ export async function startServer(container: Container, options: { exposition?: 
             routes: v1Routes({ services: container.services, logger: container.logger }),
             authenticator: container.services.authenticator,
             rateLimit: new AccountRateLimit({ limiter: container.rateLimiter, metrics: container.metrics, logger: container.logger.child({ component: 'rate-limit' }) }),
-            turns: new TurnBudget(INGEST_TURN_BUDGET_MS[container.config.distributed ? 'distributed' : 'embedded']),
+            turns,
           },
         }
       : {}),
@@ -73,6 +81,7 @@ export async function startServer(container: Container, options: { exposition?: 
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.on('clientError', answerClientError);
+  if (servesApi) server.on('connection', () => turns.connectionAccepted());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

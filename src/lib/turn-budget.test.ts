@@ -27,30 +27,35 @@ afterEach(() => {
 });
 
 /**
- * Six callers with 5 ms of work each, queued from a socket's data callback (where a request's work
- * starts), and a client connecting right then: where among the callers the server accepts it.
+ * `callers` callers with `workMs` of work each, queued from a socket's data callback (where a
+ * request's work starts), and `burst` clients connecting right then: the order in which the callers
+ * ran and the server accepted the clients. The server tells the budget of every connection it
+ * accepts, as the service's server does.
  */
-async function acceptedAfter(turns: TurnBudget): Promise<string[]> {
+async function acceptedAmong(turns: TurnBudget, { callers = 6, workMs = 5, burst = 1 } = {}): Promise<string[]> {
   const order: string[] = [];
   let connections = 0;
   let callersDone: Promise<unknown> = Promise.resolve();
-  let lateClosed: Promise<unknown> = Promise.resolve();
+  let burstClosed: Promise<unknown> = Promise.resolve();
   const server = createServer((socket) => {
+    turns.connectionAccepted();
     connections += 1;
-    if (connections === 2) {
+    if (connections > 1) {
       order.push('accepted');
       socket.destroy();
       return;
     }
     socket.once('data', () => {
-      callersDone = Promise.all(Array.from({ length: 6 }, async (_, i) => {
+      callersDone = Promise.all(Array.from({ length: callers }, async (_, i) => {
         await turns.next();
         order.push(`caller ${i}`);
-        busy(5);
+        busy(workMs);
       }));
-      const late = connect(port, '127.0.0.1');
-      late.on('error', () => undefined);
-      lateClosed = once(late, 'close');
+      burstClosed = Promise.all(Array.from({ length: burst }, () => {
+        const client = connect(port, '127.0.0.1');
+        client.on('error', () => undefined);
+        return once(client, 'close');
+      }));
       socket.destroy();
     });
   });
@@ -61,8 +66,13 @@ async function acceptedAfter(turns: TurnBudget): Promise<string[]> {
   const trigger = connect(port, '127.0.0.1', () => trigger.write('x'));
   await once(trigger, 'close');
   await callersDone;
-  await lateClosed;
+  await burstClosed;
   return order;
+}
+
+/** How many callers had run when the server accepted the last client of the burst. */
+function callersBeforeLastAccept(order: readonly string[]): number {
+  return order.slice(0, order.lastIndexOf('accepted')).filter((entry) => entry.startsWith('caller')).length;
 }
 
 describe('TurnBudget', () => {
@@ -93,13 +103,28 @@ describe('TurnBudget', () => {
   });
 
   it('lets the process accept a new connection between heavy callers', async () => {
-    const order = await acceptedAfter(new TurnBudget(1));
+    const order = await acceptedAmong(new TurnBudget(1));
     expect(order.indexOf('accepted')).toBeGreaterThan(-1);
     expect(order.indexOf('accepted')).toBeLessThan(order.indexOf('caller 5'));
   });
 
   it('without a budget to speak of, the same callers hold the connection back until they are all done', async () => {
-    const order = await acceptedAfter(new TurnBudget(Number.POSITIVE_INFINITY));
+    const order = await acceptedAmong(new TurnBudget(Number.POSITIVE_INFINITY));
     expect(order.at(-1)).toBe('accepted');
+  });
+
+  it('keeps turns short while a burst of connections is being accepted, one caller per turn', async () => {
+    const burst = 8;
+    const order = await acceptedAmong(new TurnBudget(Number.POSITIVE_INFINITY, { whileAcceptingMs: 1 }), { callers: 30, workMs: 2, burst });
+    expect(order.filter((entry) => entry === 'accepted')).toHaveLength(burst);
+    // One turn per accepted client, each admitting one caller (and the turn the callers started in).
+    expect(callersBeforeLastAccept(order)).toBeLessThanOrEqual(burst + 1);
+    // Once every client is in, the turns are long again: the rest of the callers share one.
+    expect(order.at(-1)).toBe('caller 29');
+  });
+
+  it('without a budget while accepting, the burst waits for every caller', async () => {
+    const order = await acceptedAmong(new TurnBudget(Number.POSITIVE_INFINITY), { callers: 30, workMs: 2, burst: 8 });
+    expect(callersBeforeLastAccept(order)).toBe(30);
   });
 });
