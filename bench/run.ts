@@ -433,7 +433,7 @@ async function main(): Promise<void> {
   if (options.profile) writeProfileSummary(startedAt);
   mkdirSync(path.dirname(JSON_PATH), { recursive: true });
   writeFileSync(JSON_PATH, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(REPORT_PATH, renderReport(results));
+  writeFileSync(REPORT_PATH, renderReport(results, path.relative(ROOT, JSON_PATH)));
   log(`wrote ${path.relative(ROOT, REPORT_PATH)} and ${path.relative(ROOT, JSON_PATH)}`);
 }
 
@@ -474,7 +474,7 @@ function writeProfileSummary(since: Date): void {
 
 function renderOnly(): void {
   const results = JSON.parse(readFileSync(JSON_PATH, 'utf8')) as BenchResults;
-  writeFileSync(REPORT_PATH, renderReport(results));
+  writeFileSync(REPORT_PATH, renderReport(results, path.relative(ROOT, JSON_PATH)));
   log(`rendered ${path.relative(ROOT, REPORT_PATH)} from ${path.relative(ROOT, JSON_PATH)}`);
 }
 
