@@ -20,9 +20,10 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export const EVENT_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /**
- * A field name is a top-level key of an event's `data` (or `metadata`). No `.`: rule conditions read
- * nested values with dotted paths (`order.total`), so a dotted name would be ambiguous. No `$`: rules
+ * A data field's name is a top-level key of an event's `data`. No `.`: rule conditions read nested
+ * values with dotted paths (`order.total`), so a dotted name would be ambiguous. No `$`: rules
  * reserve `$level` and `$customer_id`. Letters, digits, `_` and `-`, not starting with `-`, at most 100.
+ * A metadata field's name is a metadata key (METADATA_KEY_PATTERN): metadata is flat, so dots are plain.
  */
 export const FIELD_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
 

@@ -174,6 +174,22 @@ describe.each(MODES)('POST /v1/ingest (%s)', (mode) => {
     expect((await stored(appId))[0]!.data).toEqual({ amount: 3 });
   });
 
+  it('checks a dotted metadata key a schema declares (`service.name`) as one key', async () => {
+    const { account, appId, apiKey } = await newApp();
+    const schema = await api.request('POST', `/v1/apps/${appId}/schemas`, {
+      headers: account.auth,
+      body: { eventName: 'log', fields: [{ name: 'body', type: 'string' }], metadataFields: [{ name: 'service.name', type: 'string', required: true }] },
+    });
+    expect(schema.status).toBe(201);
+    const refused = await ingest(apiKey, [{ event: 'log', metadata: { service: 'checkout' } }, { event: 'log', metadata: { 'service.name': 7 } }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([
+      { path: '0.metadata.service.name', message: 'is required' },
+      { path: '1.metadata.service.name', message: 'must be a string' },
+    ]);
+    expect((await ingest(apiKey, { event: 'log', metadata: { 'service.name': 'checkout' } })).status).toBe(202);
+  });
+
   it('requires the app API key and nothing else', async () => {
     const { account, apiKey } = await newApp();
     expect((await api.request('POST', '/v1/ingest', { body: { event: 'a' } })).status).toBe(401);

@@ -81,6 +81,13 @@ describe.each(MODES)('event schemas (%s)', (mode) => {
       expect(new Set(schema.fields.map((f: any) => f.id)).size).toBe(3);
     });
 
+    it('takes dotted metadata field names (metadata is flat: `service.name` is one key), never dotted data field names', async () => {
+      await freshApp();
+      const schema = await create({ eventName: 'log', fields: [{ name: 'body', type: 'string' }], metadataFields: [{ name: 'service.name', type: 'string', required: true }] });
+      expect(schema.metadataFields).toEqual([{ id: expect.stringMatching(UUID), name: 'service.name', type: 'string', required: true }]);
+      expectValidationError(await call('POST', `/v1/apps/${app.id}/schemas`, { eventName: 'log2', fields: [{ name: 'service.name', type: 'string' }] }), 'fields.0.name', /letters, digits, _ or -/);
+    });
+
     it('defaults description to "" and metadataFields to [], and resolves the app by slug', async () => {
       await freshApp();
       const schema = await create({ eventName: 'ping', fields: [{ name: 'n', type: 'string' }] }, app.slug);
@@ -127,6 +134,9 @@ describe.each(MODES)('event schemas (%s)', (mode) => {
       [{ eventName: 'e', fields: [{ ...field, format: 'int' }] }, 'fields.0', /Unrecognized key/],
       [{ eventName: 'e', fields: [field], metadataFields: [{ name: 'r', type: 'string' }, { name: 'r', type: 'number' }] }, 'metadataFields.1.name', /duplicate field name/],
       [{ eventName: 'e', fields: [field], metadataFields: null }, 'metadataFields', /array/],
+      [{ eventName: 'e', fields: [field], metadataFields: [{ name: '.hidden', type: 'string' }] }, 'metadataFields.0.name', /not starting with - or \./],
+      [{ eventName: 'e', fields: [field], metadataFields: [{ name: 'a b', type: 'string' }] }, 'metadataFields.0.name', /letters, digits, _, - or \./],
+      [{ eventName: 'e', fields: [field], metadataFields: [{ name: '$level', type: 'string' }] }, 'metadataFields.0.name', /letters, digits/],
       [{ eventName: 'e', fields: [field], description: 5 }, 'description', /string/],
       [{ eventName: 'e', fields: [field], description: 'd'.repeat(2001) }, 'description', /at most 2000/],
       [{ eventName: 'e', fields: [field], description: 'nul\u0000' }, 'description', /NUL characters/],
@@ -261,7 +271,8 @@ describe.each(MODES)('event schemas (%s)', (mode) => {
       expectError(await call('PATCH', url, { eventName: 'order.renamed' }), 400, /eventName cannot be changed/);
       expectValidationError(await call('PATCH', url, { fields: [] }), 'fields', /at least 1 field/);
       expectValidationError(await call('PATCH', url, { fields: [{ name: 'a', type: 'enum' }] }), 'fields.0.enumValues');
-      expectValidationError(await call('PATCH', url, { metadataFields: [{ name: 'a.b', type: 'string' }] }), 'metadataFields.0.name');
+      expectValidationError(await call('PATCH', url, { metadataFields: [{ name: '.b', type: 'string' }] }), 'metadataFields.0.name');
+      expectValidationError(await call('PATCH', url, { metadataFields: [{ name: '-b', type: 'string' }] }), 'metadataFields.0.name');
       expectValidationError(await call('PATCH', url, { description: null }), 'description');
       expectValidationError(await call('PATCH', url, 'text'), 'body');
       // Nothing of the refused updates was applied.

@@ -718,7 +718,19 @@ export interface components {
         readonly SchemaFieldInput: {
             /** @description Field identifier; assigned by the server (a UUID) when omitted */
             readonly id?: string;
-            /** @description Key of the value in the event object; unique within the list. No `.` (rule conditions use dotted paths) and no `$`. */
+            /** @description Key of the value in the event's `data`; unique within the list. No `.` (rule conditions use dotted paths) and no `$`. */
+            readonly name: string;
+            /** @enum {string} */
+            readonly type: "string" | "number" | "boolean" | "enum";
+            /** @description Default false */
+            readonly required?: boolean;
+            /** @description Allowed values: required (non-empty) for type `enum`, not allowed for other types */
+            readonly enumValues?: readonly string[];
+        };
+        readonly SchemaMetadataFieldInput: {
+            /** @description Field identifier; assigned by the server (a UUID) when omitted */
+            readonly id?: string;
+            /** @description Key of the value in the event's `metadata`; unique within the list. Metadata is flat, so a key may hold dots (`service.name`). */
             readonly name: string;
             /** @enum {string} */
             readonly type: "string" | "number" | "boolean" | "enum";
@@ -2348,7 +2360,7 @@ export interface operations {
                     /** @description Definitions of the event data fields; at least one */
                     readonly fields: readonly components["schemas"]["SchemaFieldInput"][];
                     /** @description Definitions of metadata fields */
-                    readonly metadataFields?: readonly components["schemas"]["SchemaFieldInput"][];
+                    readonly metadataFields?: readonly components["schemas"]["SchemaMetadataFieldInput"][];
                 };
             };
         };
@@ -2666,7 +2678,7 @@ export interface operations {
                     /** @description Replaces the existing fields entirely; at least one */
                     readonly fields?: readonly components["schemas"]["SchemaFieldInput"][];
                     /** @description Replaces the existing metadata fields entirely */
-                    readonly metadataFields?: readonly components["schemas"]["SchemaFieldInput"][];
+                    readonly metadataFields?: readonly components["schemas"]["SchemaMetadataFieldInput"][];
                 };
             };
         };

@@ -11,42 +11,63 @@ import {
   fieldListProblems,
 } from '../../domain/event-schema.js';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from '../../domain/text.js';
+import { METADATA_KEY_PATTERN, METADATA_KEY_RULE } from '../../domain/default-metadata.js';
 import { defineRoute, idOnlyView, paginationQuery, type AnyRoute } from '../route.js';
 import { appIdParam, appParams } from './app-params.js';
 import type { ApiDeps } from './api-deps.js';
 
-const fieldInputSchema = z
-  .strictObject({
-    id: z
-      .string({ error: 'must be a string' })
-      .regex(FIELD_ID_PATTERN, 'must be 1–100 letters, digits or . _ : -')
-      .optional()
-      .describe('Field identifier; assigned by the server (a UUID) when omitted'),
-    name: z
-      .string({ error: 'must be a non-empty string' })
-      .regex(FIELD_NAME_PATTERN, 'must be 1–100 letters, digits, _ or -, not starting with -')
-      .describe('Key of the value in the event object; unique within the list. No `.` (rule conditions use dotted paths) and no `$`.'),
-    type: z.enum(FIELD_TYPES, { error: `must be one of: ${FIELD_TYPES.join(', ')}` }),
-    required: z.boolean({ error: 'must be a boolean' }).optional().describe('Default false'),
-    enumValues: z
-      .array(
-        z
-          .string({ error: 'must be a string' })
-          .min(1, 'must not be empty')
-          .max(MAX_ENUM_VALUE_LENGTH, `must be at most ${MAX_ENUM_VALUE_LENGTH} characters`)
-          .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-        { error: 'must be an array of strings' },
-      )
-      .max(MAX_ENUM_VALUES, `must list at most ${MAX_ENUM_VALUES} values`)
-      .optional()
-      .describe('Allowed values: required (non-empty) for type `enum`, not allowed for other types'),
-  })
-  .meta({ id: 'SchemaFieldInput' });
+/**
+ * A field definition as a client sends it. Only the name differs between the two lists: a data field
+ * is a key rules can reach with a dotted path, so it has no `.`; metadata is flat, and its keys may be
+ * dotted (`service.name`, as OpenTelemetry resources name them), as default metadata's may.
+ */
+function fieldInputSchema(name: z.ZodString, id: string) {
+  return z
+    .strictObject({
+      id: z
+        .string({ error: 'must be a string' })
+        .regex(FIELD_ID_PATTERN, 'must be 1–100 letters, digits or . _ : -')
+        .optional()
+        .describe('Field identifier; assigned by the server (a UUID) when omitted'),
+      name,
+      type: z.enum(FIELD_TYPES, { error: `must be one of: ${FIELD_TYPES.join(', ')}` }),
+      required: z.boolean({ error: 'must be a boolean' }).optional().describe('Default false'),
+      enumValues: z
+        .array(
+          z
+            .string({ error: 'must be a string' })
+            .min(1, 'must not be empty')
+            .max(MAX_ENUM_VALUE_LENGTH, `must be at most ${MAX_ENUM_VALUE_LENGTH} characters`)
+            .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+          { error: 'must be an array of strings' },
+        )
+        .max(MAX_ENUM_VALUES, `must list at most ${MAX_ENUM_VALUES} values`)
+        .optional()
+        .describe('Allowed values: required (non-empty) for type `enum`, not allowed for other types'),
+    })
+    .meta({ id });
+}
+
+const dataFieldInput = fieldInputSchema(
+  z
+    .string({ error: 'must be a non-empty string' })
+    .regex(FIELD_NAME_PATTERN, 'must be 1–100 letters, digits, _ or -, not starting with -')
+    .describe('Key of the value in the event\'s `data`; unique within the list. No `.` (rule conditions use dotted paths) and no `$`.'),
+  'SchemaFieldInput',
+);
+
+const metadataFieldInput = fieldInputSchema(
+  z
+    .string({ error: 'must be a non-empty string' })
+    .regex(METADATA_KEY_PATTERN, `must be ${METADATA_KEY_RULE}`)
+    .describe('Key of the value in the event\'s `metadata`; unique within the list. Metadata is flat, so a key may hold dots (`service.name`).'),
+  'SchemaMetadataFieldInput',
+);
 
 /** One list of fields, with the domain's rules across its items (enum values, unique names and ids). */
-function fieldList(minimum: number) {
+function fieldList(item: typeof dataFieldInput, minimum: number) {
   return z
-    .array(fieldInputSchema, { error: 'must be an array of fields' })
+    .array(item, { error: 'must be an array of fields' })
     .min(minimum, `must contain at least ${minimum} field`)
     .max(MAX_FIELDS, `must contain at most ${MAX_FIELDS} fields`)
     .superRefine((fields, ctx) => {
@@ -72,15 +93,15 @@ const createBody = z.strictObject({
     .regex(EVENT_NAME_PATTERN, 'must be 1–200 characters of letters, digits, . _ : -')
     .describe('Event name, unique within the app: 1–200 characters of `[A-Za-z0-9._:-]`'),
   description: descriptionSchema.optional(),
-  fields: fieldList(1).describe('Definitions of the event data fields; at least one'),
-  metadataFields: fieldList(0).optional().describe('Definitions of metadata fields'),
+  fields: fieldList(dataFieldInput, 1).describe('Definitions of the event data fields; at least one'),
+  metadataFields: fieldList(metadataFieldInput, 0).optional().describe('Definitions of metadata fields'),
 });
 
 const updateBody = z.strictObject(
   {
     description: descriptionSchema.optional(),
-    fields: fieldList(1).optional().describe('Replaces the existing fields entirely; at least one'),
-    metadataFields: fieldList(0).optional().describe('Replaces the existing metadata fields entirely'),
+    fields: fieldList(dataFieldInput, 1).optional().describe('Replaces the existing fields entirely; at least one'),
+    metadataFields: fieldList(metadataFieldInput, 0).optional().describe('Replaces the existing metadata fields entirely'),
   },
   {
     error: (issue) =>
