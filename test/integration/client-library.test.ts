@@ -57,22 +57,38 @@ describe('the client library (clients/js)', () => {
     return { appId: app.id, client, sent, drops };
   }
 
+  /**
+   * The service's warnings and errors, the last `count` of them: what a failure to store accepted
+   * events says about its pipeline (a consumer that stopped, a store that refused).
+   */
+  function serviceWarnings(count = 20): string {
+    return s.api
+      .logLines()
+      .filter((line) => (JSON.parse(line) as { level: number }).level >= 40)
+      .slice(-count)
+      .join('\n');
+  }
+
   async function readAll(appId: string, expected: number): Promise<Array<{ id: string; data: { n?: number } }>> {
     let items: Array<{ id: string; data: { n?: number } }> = [];
-    await waitFor(
-      async () => {
-        items = [];
-        let cursor: string | null = null;
-        do {
-          const page = await s.api.request('GET', `/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: s.account.auth });
-          items.push(...page.body.items);
-          cursor = page.body.nextCursor;
-        } while (cursor);
-        return items.length >= expected;
-      },
-      60_000,
-      `${expected} events readable`,
-    );
+    try {
+      await waitFor(
+        async () => {
+          items = [];
+          let cursor: string | null = null;
+          do {
+            const page = await s.api.request('GET', `/v1/apps/${appId}/events?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: s.account.auth });
+            items.push(...page.body.items);
+            cursor = page.body.nextCursor;
+          } while (cursor);
+          return items.length >= expected;
+        },
+        60_000,
+        `${expected} events readable`,
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message} (${items.length} readable); the service's last warnings and errors:\n${serviceWarnings()}`, { cause: err });
+    }
     return items;
   }
 
