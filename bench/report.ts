@@ -349,7 +349,7 @@ function targetSection(t: TargetResult): string {
 }
 
 /** `resultsPath`: where the run's results file is, relative to the repository, as the report names it. */
-export function renderReport(r: BenchResults, resultsPath = 'bench/results/latest.json'): string {
+export function renderReport(r: BenchResults, resultsPath: string): string {
   const m = r.machine;
   const s = r.settings;
   const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
