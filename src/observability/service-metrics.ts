@@ -29,6 +29,7 @@ export interface ServiceMetrics {
   readonly kafkaProduceMessages: Counter<'topic'>;
   readonly kafkaProduceErrors: Counter<'topic'>;
   readonly kafkaConsumerLag: Gauge<'topic' | 'partition'>;
+  readonly kafkaConsumerReplacements: Counter<'topic'>;
   readonly clickhouseInsertRows: Counter;
   readonly clickhouseInsertBatches: Counter;
   readonly clickhouseInsertDuration: Histogram;
@@ -89,6 +90,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     kafkaProduceMessages: counter('eas_kafka_produce_messages_total', 'Messages produced to Kafka and acknowledged', ['topic']),
     kafkaProduceErrors: counter('eas_kafka_produce_errors_total', 'Kafka produce calls that failed, including ones refused by the open circuit breaker', ['topic']),
     kafkaConsumerLag: gauge('eas_kafka_consumer_lag', 'Messages behind the log end, per partition this process consumes', ['topic', 'partition']),
+    kafkaConsumerReplacements: counter('eas_kafka_consumer_replacements_total', 'Kafka consumers that crashed and were replaced by a new one', ['topic']),
     clickhouseInsertRows: counter('eas_clickhouse_insert_rows_total', 'Rows inserted into the events table'),
     clickhouseInsertBatches: counter('eas_clickhouse_insert_batches_total', 'INSERT statements into the events table'),
     clickhouseInsertDuration: histogram('eas_clickhouse_insert_duration_seconds', 'One INSERT into the events table', INSERT_BUCKETS),
@@ -138,6 +140,8 @@ export interface KafkaBusMetrics {
   consumerLag(topic: string, partition: number, lag: number): void;
   /** The partitions of `topic` this process now consumes; the lag of the others is no longer its to report. */
   partitionsAssigned(topic: string, partitions: readonly number[]): void;
+  /** A consumer of `topic` crashed; a new one is being started in its place. */
+  consumerReplaced(topic: string): void;
 }
 
 export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaBusMetrics {
@@ -147,6 +151,7 @@ export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaB
     metrics.kafkaProduceMessages.inc({ topic: label(topic) }, 0);
     metrics.kafkaProduceErrors.inc({ topic: label(topic) }, 0);
   }
+  for (const topic of [topics.events, topics.deliveries]) metrics.kafkaConsumerReplacements.inc({ topic: label(topic) }, 0);
   return {
     produced(topic, messages, seconds) {
       const labels = { topic: label(topic) };
@@ -162,6 +167,9 @@ export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaB
       let reported = lagReported.get(name);
       if (!reported) lagReported.set(name, (reported = new Set()));
       reported.add(partition);
+    },
+    consumerReplaced(topic) {
+      metrics.kafkaConsumerReplacements.inc({ topic: label(topic) });
     },
     partitionsAssigned(topic, partitions) {
       const name = label(topic);

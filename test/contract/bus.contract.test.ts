@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Kafka, logLevel } from 'kafkajs';
 import type { BatchHandler, ConsumedBatch, MessageBus, Subscription } from '../../src/ports/message-bus.js';
 import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
 import { KAFKA_FETCH_DEFAULTS } from '../../src/config.js';
@@ -7,6 +8,7 @@ import { SqliteBusJournal } from '../../src/adapters/bus/sqlite-journal.js';
 import { temporaryJournalPath } from '../helpers/bus-journal.js';
 import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 import { freePort } from '../helpers/net.js';
+import { capturingLogger } from '../helpers/logger.js';
 import type { OutgoingMessage } from '../../src/domain/messages/outgoing-message.js';
 
 /**
@@ -387,6 +389,116 @@ describe('KafkaBus when the cluster cannot be reached', () => {
     const started = Date.now();
     await expect(bus.produce('any-topic', [message('k', 0)])).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(8000);
+  });
+});
+
+describe('KafkaBus: a consumer that crashed', () => {
+  /** A bus that records the consumers it replaced, and its log. */
+  function recordingBus(): { bus: KafkaBus; replaced: string[]; lines: () => string[] } {
+    const replaced: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const bus = new KafkaBus({
+      brokers: stackEnv().kafkaBrokers,
+      clientId: uniqueName('bus_crash'),
+      fetch: KAFKA_FETCH_DEFAULTS,
+      logger,
+      metrics: {
+        produced: () => undefined,
+        produceFailed: () => undefined,
+        consumerLag: () => undefined,
+        partitionsAssigned: () => undefined,
+        consumerReplaced: (topic) => replaced.push(topic),
+      },
+    });
+    return { bus, replaced, lines };
+  }
+
+  it('is replaced by a new one, which takes up the failed batch where it started', { timeout: 120_000 }, async () => {
+    const { bus, replaced, lines } = recordingBus();
+    let subscription: Subscription | undefined;
+    try {
+      const topic = uniqueName('test_crash');
+      await bus.ensureTopic(topic, 1);
+      await bus.produce(topic, spread(5, 1));
+      // The fetch loop tries a batch 6 times (once, then its 5 retries) before the consumer crashes.
+      // Failing 7 times makes the replacement fail once too before it succeeds.
+      const attempts: number[] = [];
+      const done: Received[] = [];
+      subscription = await bus.subscribe({
+        groupId: uniqueName('group'),
+        topic,
+        handler: (batch) => {
+          const messages = decode(batch);
+          attempts.push(messages[0]!.offset);
+          if (attempts.length <= 7) return Promise.reject(new Error('simulated failure'));
+          done.push(...messages);
+          return Promise.resolve();
+        },
+      });
+
+      await until(() => expect(done).toHaveLength(5), 90_000);
+      expect(replaced).toEqual([topic]);
+      expect(lines().filter((line) => line.includes('Kafka consumer crashed; a new one takes its place'))).toHaveLength(1);
+      expect(lines().some((line) => line.includes('Kafka consumer replaced; consuming again'))).toBe(true);
+      // Every attempt started at the batch's first message, and nothing was skipped or doubled.
+      expect(new Set(attempts)).toEqual(new Set([0]));
+      expect(done.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      await subscription?.stop();
+      await bus.close();
+    }
+  });
+
+  it('leaves no consumer behind when stopped while its replacement is under way', { timeout: 120_000 }, async () => {
+    const { bus, replaced } = recordingBus();
+    const otherClientId = uniqueName('bus_successor');
+    const other = new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: otherClientId, fetch: KAFKA_FETCH_DEFAULTS });
+    let successor: Subscription | undefined;
+    try {
+      const topic = uniqueName('test_crash');
+      const groupId = uniqueName('group');
+      await bus.ensureTopic(topic, 1);
+      await bus.produce(topic, spread(5, 1));
+      let failing = 0;
+      const crashing = await bus.subscribe({
+        groupId,
+        topic,
+        handler: () => {
+          failing += 1;
+          return Promise.reject(new Error('simulated failure'));
+        },
+      });
+      await until(() => expect(replaced).toEqual([topic]), 60_000);
+      await crashing.stop();
+      const failingWhenStopped = failing;
+
+      // A member of the same group that succeeds gets the partition and everything in it.
+      const done: Received[] = [];
+      successor = await other.subscribe({ groupId, topic, handler: collect(done) });
+      await until(() => expect(done).toHaveLength(5), 60_000);
+      expect(done.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4]);
+
+      // A replacement left running would join the group within about a second of the crash (its
+      // backoff, then a join). Absence takes a window to show: the group is watched for three
+      // seconds, and it must hold the successor alone all along.
+      const admin = new Kafka({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_crash_admin'), logLevel: logLevel.NOTHING }).admin();
+      await admin.connect();
+      try {
+        const watchUntil = Date.now() + 3000;
+        while (Date.now() < watchUntil) {
+          const [group] = (await admin.describeGroups([groupId])).groups;
+          expect(group?.members.map((m) => m.clientId)).toEqual([otherClientId]);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      } finally {
+        await admin.disconnect();
+      }
+      expect(failing).toBe(failingWhenStopped);
+      expect(replaced).toEqual([topic]);
+    } finally {
+      await successor?.stop();
+      await Promise.all([bus.close(), other.close()]);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import {
   Partitioners,
   logLevel,
   type Consumer,
+  type ConsumerRunConfig,
   type EachBatchPayload,
   type IHeaders,
   type KafkaMessage,
@@ -44,10 +45,25 @@ const PRODUCER_RETRY: RetryOptions = { retries: 3, initialRetryTime: 200, maxRet
 const PRODUCE_TIMEOUT_MS = 5000;
 /**
  * Retries of the consumer loop. A batch handler that throws goes through this too: the loop restarts
- * from the last resolved offset, i.e. the same batch, after 0.3, 0.6, 1.2, 2.4, 4.8 s; after that kafkajs
- * restarts the whole consumer (rejoin, offsets read back from the group) and the cycle repeats.
+ * from the last resolved offset, i.e. the same batch, after 0.3, 0.6, 1.2, 2.4, 4.8 s; after that the
+ * consumer crashes, the bus starts a new one in its place (GroupMember: rejoin, offsets read back from
+ * the group), and the cycle repeats. kafkajs itself never restarts it (restartOnFailure): it would do
+ * so for retriable errors only, and the bus restarts after any.
  */
-const CONSUMER_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRetryTime: 5000, factor: 0.2, multiplier: 2 };
+const CONSUMER_RETRY: RetryOptions = {
+  retries: 5,
+  initialRetryTime: 300,
+  maxRetryTime: 5000,
+  factor: 0.2,
+  multiplier: 2,
+  restartOnFailure: () => Promise.resolve(false),
+};
+/**
+ * The wait before a crashed consumer's replacement starts: 1 s, doubled after each replacement that
+ * failed to join (the cluster still down), up to 10 s, so that consuming resumes within seconds of
+ * the cluster's return.
+ */
+const REPLACEMENT_BACKOFF = { initialMs: 1000, maxMs: 10_000 };
 /** Readiness must answer within the probe's own timeout: no retries, one overall deadline. */
 const PING_TIMEOUT_MS = 2500;
 /**
@@ -68,7 +84,7 @@ const HEARTBEAT_INTERVAL_MS = 1000;
 /**
  * How long a member may go without a heartbeat before the coordinator evicts it. Also how long a
  * group waits for a member that died without leaving (a killed process, or the member a consumer had
- * before kafkajs restarted it after a broker outage) before its partitions move: 10 s instead of
+ * before the bus replaced it after a crash) before its partitions move: 10 s instead of
  * kafkajs's 30 s. The heartbeat keeps going while a handler runs, so slow batches do not count.
  */
 const SESSION_TIMEOUT_MS = 10_000;
@@ -165,50 +181,34 @@ export class KafkaBus implements MessageBus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     if (this.#closed) throw new Error('message bus is closed');
-    const consumer = this.#kafka.consumer({
-      groupId: options.groupId,
-      retry: CONSUMER_RETRY,
-      sessionTimeout: SESSION_TIMEOUT_MS,
-      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-      minBytes: options.batching === 'latency' ? 1 : this.#fetch.minBytes,
-      maxBytesPerPartition: FETCH_BYTES_PER_PARTITION_TO_MIN * this.#fetch.minBytes,
-      maxBytes: Math.max(FETCH_MAX_BYTES_DEFAULT, 2 * FETCH_BYTES_PER_PARTITION_TO_MIN * this.#fetch.minBytes),
-      maxWaitTimeInMs: this.#fetch.maxWaitMs,
-      allowAutoTopicCreation: false,
-    });
-    const joined = untilJoined(consumer, options, this.#logger);
-    const metrics = this.#metrics;
-    // A rebalance may take partitions away: their lag is now another member's to report.
-    if (metrics) consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => metrics.partitionsAssigned(options.topic, payload.memberAssignment[options.topic] ?? []));
-    try {
-      await consumer.connect();
-      await untilTopicKnown(() => consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true }));
-      await consumer.run({
+    const member = new GroupMember(options, {
+      consumer: () =>
+        this.#kafka.consumer({
+          groupId: options.groupId,
+          retry: CONSUMER_RETRY,
+          sessionTimeout: SESSION_TIMEOUT_MS,
+          heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+          minBytes: options.batching === 'latency' ? 1 : this.#fetch.minBytes,
+          maxBytesPerPartition: FETCH_BYTES_PER_PARTITION_TO_MIN * this.#fetch.minBytes,
+          maxBytes: Math.max(FETCH_MAX_BYTES_DEFAULT, 2 * FETCH_BYTES_PER_PARTITION_TO_MIN * this.#fetch.minBytes),
+          maxWaitTimeInMs: this.#fetch.maxWaitMs,
+          allowAutoTopicCreation: false,
+        }),
+      run: {
         eachBatchAutoResolve: false,
         // With neither a threshold nor an interval, kafkajs's commitOffsetsIfNecessary() commits nothing;
         // a threshold of 1 makes it commit whatever was resolved, i.e. the batch just finished.
         autoCommitThreshold: 1,
         partitionsConsumedConcurrently: this.#concurrency,
-        eachBatch: (payload) => handleBatch(options, payload, metrics),
-      });
-      await joined.promise;
-    } catch (error) {
-      joined.cancel();
-      await consumer.disconnect().catch(() => undefined);
-      throw error;
-    }
-    let stopping: Promise<void> | undefined;
-    const subscription: Subscription = {
-      // kafkajs's disconnect stops fetching, waits for the batches in progress (which commit their own
-      // offsets before returning), leaves the group so the partitions move at once, then disconnects.
-      stop: () =>
-        (stopping ??= consumer.disconnect().finally(() => {
-          this.#subscriptions.delete(subscription);
-          metrics?.partitionsAssigned(options.topic, []);
-        })),
-    };
-    this.#subscriptions.add(subscription);
-    return subscription;
+        eachBatch: (payload) => handleBatch(options, payload, this.#metrics),
+      },
+      logger: this.#logger,
+      metrics: this.#metrics,
+      stopped: (subscription) => this.#subscriptions.delete(subscription),
+    });
+    await member.start();
+    this.#subscriptions.add(member);
+    return member;
   }
 
   async ping(): Promise<void> {
@@ -322,6 +322,123 @@ export class KafkaBus implements MessageBus {
   }
 }
 
+interface GroupMemberParts {
+  /** A new kafkajs consumer, with the subscription's settings. */
+  readonly consumer: () => Consumer;
+  readonly run: ConsumerRunConfig;
+  readonly logger: KafkaBusOptions['logger'];
+  readonly metrics: KafkaBusMetrics | undefined;
+  /** Told once the member has stopped. */
+  readonly stopped: (member: GroupMember) => void;
+}
+
+/**
+ * One subscription: a kafkajs consumer in its group, and a new one in its place whenever it crashes.
+ *
+ * kafkajs restarts a crashed consumer by itself only when the error is retriable. A non-retriable one
+ * (the group coordinator not found while a restarted broker is still loading its groups, say) would
+ * end consuming for good, while the process went on answering 202 with nothing behind it. Here every
+ * crash after the member first joined is followed by a fresh consumer, after REPLACEMENT_BACKOFF,
+ * again and again until one joins: consuming resumes once the cluster is back, however it failed.
+ */
+class GroupMember implements Subscription {
+  readonly #options: SubscribeOptions;
+  readonly #parts: GroupMemberParts;
+  #consumer: Consumer | undefined;
+  #cancelJoin: (() => void) | undefined;
+  #replacementTimer: NodeJS.Timeout | undefined;
+  #failedReplacements = 0;
+  #stopping: Promise<void> | undefined;
+
+  constructor(options: SubscribeOptions, parts: GroupMemberParts) {
+    this.#options = options;
+    this.#parts = parts;
+  }
+
+  /** Starts the first consumer. Rejects, with the consumer disconnected, if it does not join. */
+  start(): Promise<void> {
+    return this.#startConsumer();
+  }
+
+  stop(): Promise<void> {
+    return (this.#stopping ??= this.#stop());
+  }
+
+  async #stop(): Promise<void> {
+    clearTimeout(this.#replacementTimer);
+    // A replacement still joining is not waited for: a join can take as long as the group's rebalance
+    // (members of a restarted broker's group that have not come back are waited for). It is
+    // cancelled, and its consumer disconnected now, which ends the join; should the join succeed all
+    // the same, the start disconnects the consumer again when it sees the cancellation.
+    this.#cancelJoin?.();
+    try {
+      // kafkajs's disconnect stops fetching, waits for the batches in progress (which commit their own
+      // offsets before returning), leaves the group so the partitions move at once, then disconnects.
+      await this.#consumer?.disconnect();
+    } finally {
+      this.#parts.stopped(this);
+      this.#parts.metrics?.partitionsAssigned(this.#options.topic, []);
+    }
+  }
+
+  async #startConsumer(): Promise<void> {
+    const { topic } = this.#options;
+    const consumer = this.#parts.consumer();
+    this.#consumer = consumer;
+    const joined = untilJoined(consumer, this.#options);
+    this.#cancelJoin = joined.cancel;
+    const metrics = this.#parts.metrics;
+    // A rebalance may take partitions away: their lag is now another member's to report.
+    if (metrics) consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => metrics.partitionsAssigned(topic, payload.memberAssignment[topic] ?? []));
+    let hasJoined = false;
+    consumer.on(consumer.events.GROUP_JOIN, () => (hasJoined = true));
+    // Before the first join a crash rejects the join instead (untilJoined).
+    consumer.on(consumer.events.CRASH, ({ payload: { error } }) => {
+      if (hasJoined) this.#crashed(consumer, error);
+    });
+    try {
+      await consumer.connect();
+      await untilTopicKnown(() => consumer.subscribe({ topic, fromBeginning: this.#options.fromBeginning ?? true }));
+      await consumer.run(this.#parts.run);
+      await joined.promise;
+    } catch (error) {
+      joined.cancel();
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** kafkajs has disconnected `consumer` by the time it reports the crash. */
+  #crashed(consumer: Consumer, error: Error): void {
+    if (this.#stopping || consumer !== this.#consumer) return;
+    const { topic, groupId } = this.#options;
+    this.#parts.metrics?.partitionsAssigned(topic, []);
+    this.#parts.metrics?.consumerReplaced(topic);
+    this.#parts.logger?.error({ err: error, topic, groupId }, 'Kafka consumer crashed; a new one takes its place');
+    this.#replaceLater();
+  }
+
+  #replaceLater(): void {
+    const { topic, groupId } = this.#options;
+    const delay = Math.min(REPLACEMENT_BACKOFF.initialMs * 2 ** Math.min(this.#failedReplacements, 10), REPLACEMENT_BACKOFF.maxMs);
+    this.#replacementTimer = setTimeout(() => {
+      if (this.#stopping) return;
+      this.#startConsumer().then(
+        () => {
+          this.#failedReplacements = 0;
+          this.#parts.logger?.info({ topic, groupId }, 'Kafka consumer replaced; consuming again');
+        },
+        (error: unknown) => {
+          if (this.#stopping) return;
+          this.#failedReplacements += 1;
+          this.#parts.logger?.warn({ err: error, topic, groupId }, 'A new Kafka consumer could not join its group; trying again');
+          this.#replaceLater();
+        },
+      );
+    }, delay);
+  }
+}
+
 /** Handler failures are retried (wrapped so kafkajs's retrier does not treat a TypeError as fatal). */
 class BatchHandlerError extends Error {
   override readonly name = 'BatchHandlerError';
@@ -388,15 +505,10 @@ function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
 }
 
 /**
- * Resolves when the consumer first joins its group (so the caller knows it holds partitions), rejects
- * if it crashes for good before that or the join takes longer than JOIN_TIMEOUT_MS. Crashes after the
- * join are logged: kafkajs restarts the consumer itself unless the error is not retriable.
+ * Resolves when the consumer joins its group (so the caller knows it holds partitions); rejects if
+ * it crashes before that or the join takes longer than JOIN_TIMEOUT_MS.
  */
-function untilJoined(
-  consumer: Consumer,
-  options: SubscribeOptions,
-  logger: KafkaBusOptions['logger'],
-): { promise: Promise<void>; cancel: () => void } {
+function untilJoined(consumer: Consumer, options: SubscribeOptions): { promise: Promise<void>; cancel: () => void } {
   let resolveJoin: () => void = () => undefined;
   let rejectJoin: (error: Error) => void = () => undefined;
   const promise = new Promise<void>((resolve, reject) => {
@@ -410,18 +522,16 @@ function untilJoined(
     JOIN_TIMEOUT_MS,
   );
   const stopWaiting = consumer.on(consumer.events.GROUP_JOIN, () => resolveJoin());
-  void promise.finally(() => {
-    clearTimeout(timer);
-    stopWaiting();
-  }).catch(() => undefined);
-  consumer.on(consumer.events.CRASH, ({ payload: { error, restart } }) => {
-    if (restart) return;
-    logger?.error({ err: error, topic: options.topic, groupId: options.groupId }, 'Kafka consumer stopped for good');
-    rejectJoin(error);
-  });
+  const stopWatching = consumer.on(consumer.events.CRASH, ({ payload: { error } }) => rejectJoin(error));
+  void promise
+    .finally(() => {
+      clearTimeout(timer);
+      stopWaiting();
+      stopWatching();
+    })
+    .catch(() => undefined);
   return { promise, cancel: () => rejectJoin(new Error('subscribe cancelled')) };
 }
-
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
