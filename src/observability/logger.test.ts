@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { capturingLogger } from '../../test/helpers/logger.js';
 import { runWithRequestId } from './logger.js';
 
@@ -37,6 +37,28 @@ describe('the service logger', () => {
     expect(headers.authorization).toBe('Bearer svc_cs_abc');
   });
 
+  it('writes the time of each line in ISO form, to its millisecond', () => {
+    const { logger, lines } = capturingLogger();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-27T08:00:00.001Z'));
+      logger.info('first');
+      logger.info('same millisecond');
+      vi.setSystemTime(new Date('2026-11-27T08:00:00.002Z'));
+      logger.info('next millisecond');
+      vi.setSystemTime(new Date('2026-11-28T09:30:15.999Z'));
+      logger.info('a day later');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(lines().map((line) => (JSON.parse(line) as { time: string }).time)).toEqual([
+      '2026-11-27T08:00:00.001Z',
+      '2026-11-27T08:00:00.001Z',
+      '2026-11-27T08:00:00.002Z',
+      '2026-11-28T09:30:15.999Z',
+    ]);
+  });
+
   it('serialises an error whole', () => {
     const { logger, lines } = capturingLogger();
     logger.error({ err: new Error('broker down') }, 'produce failed');
@@ -49,7 +71,14 @@ describe('the service logger', () => {
     expect(lastLine(lines)).toMatchObject({ requestId: 'req-1', msg: 'inside' });
     runWithRequestId('req-2', () => logger.info({ requestId: 'req-2' }, 'named'));
     expect(lines().at(-1)!.match(/"requestId"/g)).toHaveLength(1);
-    logger.info('outside');
+    const fields = { status: 202 };
+    logger.info(fields, 'outside');
+    expect(lastLine(lines)).toMatchObject({ status: 202, msg: 'outside' });
     expect(lastLine(lines)).not.toHaveProperty('requestId');
+    // Written as given, and the caller's object left as it was.
+    expect(fields).toEqual({ status: 202 });
+    runWithRequestId('req-3', () => logger.info(fields, 'inside again'));
+    expect(lastLine(lines)).toMatchObject({ requestId: 'req-3', status: 202 });
+    expect(fields).toEqual({ status: 202 });
   });
 });
