@@ -1,3 +1,5 @@
+// Before kafkajs produces anything: its record batches' checksum, computed natively.
+import './kafka-checksum.js';
 import {
   Kafka,
   Partitioners,
