@@ -74,19 +74,20 @@ export const MAX_PARTITIONS_PER_INSERT = 100;
  * several times cheaper for the worker than binding each value into SQL text (bench/NOTES.md).
  */
 export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string[] {
-  const byDay = new Map<number, Map<string, string>>();
+  // Each day's rows by app, then by id: apps may share an id (the sorting key starts with the app).
+  // Nested rather than keyed by id and app together: a batch's events share few app strings, whose
+  // hashes V8 keeps, where a joined key was a new string to hash for every event.
+  const byDay = new Map<number, Map<string, Map<string, string>>>();
   for (const event of events) {
     const line = jsonRow(event);
     const day = dayNumberOf(event.timestamp.getTime());
-    const lines = entryOf(byDay, day, () => new Map<string, string>());
-    // Apps may share an id (the sorting key starts with the app); the id is fixed-length, so this key is unambiguous.
-    const key = `${event.id}${event.appId}`;
-    if (!lines.has(key)) lines.set(key, line);
+    const lines = entryOf(entryOf(byDay, day, () => new Map<string, Map<string, string>>()), event.appId, () => new Map<string, string>());
+    if (!lines.has(event.id)) lines.set(event.id, line);
   }
   const days = [...byDay.values()];
   const statements: string[] = [];
   for (let i = 0; i < days.length; i += MAX_PARTITIONS_PER_INSERT) {
-    const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flatMap((day) => [...day.values()]);
+    const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flatMap((day) => [...day.values()].flatMap((app) => [...app.values()]));
     statements.push(`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT JSONEachRow\n${lines.join('\n')}`);
   }
   return statements;
