@@ -130,3 +130,16 @@ export function isoTimeOfThisMillisecond(): string {
 export function stdoutDestination(): DestinationStream {
   return destination({ dest: 1, sync: false });
 }
+
+/**
+ * Node's own warnings (a deprecation, a listener leak, a library's negative timer) become warn lines
+ * of the service's log, with their stack, instead of free text on standard error that a log pipeline
+ * cannot parse. Node prints them through its own `warning` listener, which this replaces.
+ */
+export function logProcessWarnings(logger: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning: Error & { code?: string }) =>
+    // By name: pino's error serialiser would call every warning an `Error`.
+    logger.warn({ warning: { name: warning.name, code: warning.code, message: warning.message, stack: warning.stack } }, 'Node.js warning'),
+  );
+}
