@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from './config.js';
 import { createContainer } from './container.js';
-import { createLogger, stdoutDestination } from './observability/logger.js';
+import { createLogger, logProcessWarnings, stdoutDestination } from './observability/logger.js';
 import type { FromPipeline, ToPipeline } from './pipeline-thread.js';
 
 /**
@@ -12,6 +12,7 @@ import type { FromPipeline, ToPipeline } from './pipeline-thread.js';
 const port = parentPort!;
 const { config } = workerData as { config: Config };
 const logger = createLogger({ level: config.logLevel, destination: stdoutDestination() }).child({ thread: 'pipeline' });
+logProcessWarnings(logger);
 const container = await createContainer(config, logger, { processMetrics: false });
 const reply = (message: FromPipeline): void => port.postMessage(message);
 

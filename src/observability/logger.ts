@@ -134,7 +134,8 @@ export function stdoutDestination(): DestinationStream {
 /**
  * Node's own warnings (a deprecation, a listener leak, a library's negative timer) become warn lines
  * of the service's log, with their stack, instead of free text on standard error that a log pipeline
- * cannot parse. Node prints them through its own `warning` listener, which this replaces.
+ * cannot parse. Node prints them through its own `warning` listener, which this replaces (in a worker
+ * thread, the thread's own).
  */
 export function logProcessWarnings(logger: Logger): void {
   process.removeAllListeners('warning');
