@@ -18,14 +18,27 @@ export const KAFKAJS_CHECKSUM_MODULE = 'kafkajs/src/protocol/recordBatch/crc32C/
 
 export type KafkaChecksum = 'native' | 'javascript';
 
+type Checksum = (buffer: Uint8Array) => number;
+
+/** The native function, as kafkajs gets it (its checksum is an unsigned 32-bit number); undefined without a binary. */
+export const nativeChecksum: Checksum | undefined = loadNativeChecksum();
+
 /** Which checksum kafkajs computes in this process. */
 export const kafkaChecksum: KafkaChecksum = installNativeChecksum();
 
+function loadNativeChecksum(): Checksum | undefined {
+  try {
+    const { crc32c } = require('@node-rs/crc32') as { crc32c: Checksum };
+    return (buffer) => crc32c(buffer) >>> 0;
+  } catch {
+    return undefined;
+  }
+}
+
 function installNativeChecksum(): KafkaChecksum {
-  let crc32c: (input: Uint8Array) => number;
+  if (!nativeChecksum) return 'javascript';
   let path: string;
   try {
-    ({ crc32c } = require('@node-rs/crc32') as { crc32c: (input: Uint8Array) => number });
     // Throws if a kafkajs release moved the module: then there is nothing to replace.
     path = require.resolve(KAFKAJS_CHECKSUM_MODULE);
   } catch {
@@ -36,8 +49,7 @@ function installNativeChecksum(): KafkaChecksum {
   const module = new Module(path);
   module.filename = path;
   module.loaded = true;
-  // kafkajs's checksum is an unsigned 32-bit number.
-  module.exports = (buffer: Uint8Array): number => crc32c(buffer) >>> 0;
+  module.exports = nativeChecksum;
   require.cache[path] = module;
   return 'native';
 }
