@@ -94,7 +94,7 @@ export function createLogger(options: { level: LevelWithSilent; destination?: De
       timestamp: isoTimeOfThisMillisecond,
       // Within a scope, a fresh object every time: pino merges the log call's fields into it (so a
       // line that names its request id itself has it once). Outside one (the request line itself,
-      // written on the response's `close`), the fields go on unmerged, without a copy.
+      // written when the response ends), the fields go on unmerged, without a copy.
       mixin: () => {
         const scope = scopes.getStore();
         return scope ? { requestId: scope.requestId } : NO_SCOPE;

@@ -389,11 +389,12 @@ class GroupMember implements Subscription {
     this.#consumer = consumer;
     const joined = untilJoined(consumer, this.#options);
     this.#cancelJoin = joined.cancel;
-    const metrics = this.#parts.metrics;
-    // A rebalance may take partitions away: their lag is now another member's to report.
-    if (metrics) consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => metrics.partitionsAssigned(topic, payload.memberAssignment[topic] ?? []));
     let hasJoined = false;
-    consumer.on(consumer.events.GROUP_JOIN, () => (hasJoined = true));
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      hasJoined = true;
+      // A rebalance may take partitions away: their lag is now another member's to report.
+      this.#parts.metrics?.partitionsAssigned(topic, payload.memberAssignment[topic] ?? []);
+    });
     // Before the first join a crash rejects the join instead (untilJoined).
     consumer.on(consumer.events.CRASH, ({ payload: { error } }) => {
       if (hasJoined) this.#crashed(consumer, error);
