@@ -38,6 +38,9 @@ describe('credentials', () => {
     expect(digestsEqual(digest, digestCredential('svc_cs_example'))).toBe(true);
     expect(digestsEqual(digest, digestCredential('svc_cs_examplf'))).toBe(false);
     expect(digestsEqual(digest, '')).toBe(false);
+    // FIPS 180-2's test vector, and a non-ASCII value digested as its UTF-8 bytes (what stored digests were made from).
+    expect(digestCredential('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(digestCredential('é')).toBe('4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c');
   });
 
   it('shows the first 12 characters and masks the rest', () => {

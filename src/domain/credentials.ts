@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * The two credentials: the API key (ingest) and the client secret (management). Values are
@@ -34,9 +34,13 @@ export function credentialKind(value: string): CredentialKind | null {
   return null;
 }
 
-/** Lower-case hex SHA-256: what the metadata store keeps and looks up. */
+/**
+ * Lower-case hex SHA-256: what the metadata store keeps and looks up. Every authenticated request
+ * takes one, so through the one-shot `hash`, which for a short input costs about a third of a Hash
+ * object's create, update and digest.
+ */
 export function digestCredential(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Constant-time comparison of two hex digests (a lookup hit is confirmed without a timing signal). */
