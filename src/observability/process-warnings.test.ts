@@ -1,21 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { runModuleScript } from '../../test/helpers/module-script.js';
 
 describe("Node's process warnings", () => {
   it('are written as warn lines of the log, with their stack, and nothing goes to standard error', () => {
     // A process of its own: the warning listener is process-wide.
-    const script = [
+    const result = runModuleScript([
       "import { createLogger, logProcessWarnings, stdoutDestination } from './src/observability/logger.ts';",
       "const logger = createLogger({ level: 'info', destination: stdoutDestination() });",
       'logProcessWarnings(logger);',
       "process.emitWarning('something is deprecated', { type: 'DeprecationWarning', code: 'DEP_TEST' });",
       "process.emitWarning('a timer of -5 ms', 'TimeoutNegativeWarning');",
-    ].join('\n');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout
