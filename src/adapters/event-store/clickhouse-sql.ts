@@ -88,7 +88,9 @@ export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEve
   const statements: string[] = [];
   for (let i = 0; i < days.length; i += MAX_PARTITIONS_PER_INSERT) {
     const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flatMap((day) => [...day.values()].flatMap((app) => [...app.values()]));
-    statements.push(`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT JSONEachRow\n${lines.join('\n')}`);
+    // Joined in one go, so that the statement is one flat string: around a template literal the rows
+    // made a string of two pieces, which the client (trimming the statement) then copied whole.
+    statements.push([`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT JSONEachRow`, ...lines].join('\n'));
   }
   return statements;
 }
