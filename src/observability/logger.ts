@@ -145,8 +145,8 @@ export interface LineStream {
  * Why: sonic-boom appends each line to the text it has not written yet and measures that text's UTF-8
  * length on every line, and measuring a string built by appending makes V8 copy it into one piece. A
  * busy process queues dozens of lines behind each write, so every line cost a copy of the lines queued
- * before it, and the lines were the largest share of the bytes a single-event request allocated.
- * Handed one turn's lines at once, it copies once per turn.
+ * before it (in an allocation profile of single-event requests, the request line was the largest
+ * allocation site). Handed one turn's lines at once, it copies once per turn.
  *
  * flushSync (pino calls it after a fatal line) and the process's `exit` (a line written in the turn that
  * exits, such as `stopped`) write what is pending through `now`, the same descriptor written

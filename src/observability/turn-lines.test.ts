@@ -73,8 +73,8 @@ describe('TurnLines', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { msg: string; turn?: number; i?: number });
-    // Every line once. Not necessarily in order: a write still in flight when the process exits (the
-    // reader of standard output being slow) can land after what pino's exit flush writes synchronously.
+    // Every line once. Not necessarily in order: an asynchronous write still in flight when the process
+    // exits (the reader of standard output being slow) can land after what the exit writes synchronously.
     expect(lines).toHaveLength(20 * 50 + 1);
     const written = lines.filter((line) => line.msg === 'line').map((line) => line.turn! * 50 + line.i!);
     expect(written.sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, n) => n));
