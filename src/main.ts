@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfigFromProcess, type Config } from './config.js';
 import { createContainer } from './container.js';
-import { createLogger, logProcessWarnings, stdoutDestination } from './observability/logger.js';
+import { processLogger } from './observability/logger.js';
 import { mergedExposition } from './observability/metrics.js';
 import { runsPipelineThread, startPipelineThread, type PipelineThread } from './pipeline-thread.js';
 import { startServer } from './server.js';
@@ -27,8 +27,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const logger = createLogger({ level: config.logLevel, destination: stdoutDestination() });
-  logProcessWarnings(logger);
+  const logger = processLogger(config.logLevel);
   process.on('unhandledRejection', (reason) => {
     logger.fatal({ err: reason }, 'unhandled promise rejection');
     process.exit(1);

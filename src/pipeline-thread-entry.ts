@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from './config.js';
 import { createContainer } from './container.js';
-import { createLogger, logProcessWarnings, stdoutDestination } from './observability/logger.js';
+import { processLogger } from './observability/logger.js';
 import type { FromPipeline, ToPipeline } from './pipeline-thread.js';
 
 /**
@@ -11,8 +11,7 @@ import type { FromPipeline, ToPipeline } from './pipeline-thread.js';
  */
 const port = parentPort!;
 const { config } = workerData as { config: Config };
-const logger = createLogger({ level: config.logLevel, destination: stdoutDestination() }).child({ thread: 'pipeline' });
-logProcessWarnings(logger);
+const logger = processLogger(config.logLevel, { thread: 'pipeline' });
 const container = await createContainer(config, logger, { processMetrics: false });
 const reply = (message: FromPipeline): void => port.postMessage(message);
 

@@ -207,6 +207,17 @@ export class TurnLines implements DestinationStream {
 }
 
 /**
+ * The logger of a process (or worker thread) that runs the service: standard output through
+ * stdoutDestination, with Node's warnings among its lines (logProcessWarnings). `bindings` go on every
+ * line, the warnings' included.
+ */
+export function processLogger(level: LevelWithSilent, bindings: Readonly<Record<string, string>> = {}): Logger {
+  const logger = createLogger({ level, destination: stdoutDestination() }).child(bindings);
+  logProcessWarnings(logger);
+  return logger;
+}
+
+/**
  * Node's own warnings (a deprecation, a listener leak, a library's negative timer) become warn lines
  * of the service's log, with their stack, instead of free text on standard error that a log pipeline
  * cannot parse. Node prints them through its own `warning` listener, which this replaces (in a worker

@@ -5,9 +5,8 @@ describe("Node's process warnings", () => {
   it('are written as warn lines of the log, with their stack, and nothing goes to standard error', () => {
     // A process of its own: the warning listener is process-wide.
     const result = runModuleScript([
-      "import { createLogger, logProcessWarnings, stdoutDestination } from './src/observability/logger.ts';",
-      "const logger = createLogger({ level: 'info', destination: stdoutDestination() });",
-      'logProcessWarnings(logger);',
+      "import { processLogger } from './src/observability/logger.ts';",
+      "processLogger('info');",
       "process.emitWarning('something is deprecated', { type: 'DeprecationWarning', code: 'DEP_TEST' });",
       "process.emitWarning('a timer of -5 ms', 'TimeoutNegativeWarning');",
     ]);

@@ -57,8 +57,8 @@ describe('TurnLines', () => {
   it('writes every line to standard output when the process exits, the lines of its last turn included', () => {
     // A process of its own, as the service runs: lines over several turns, then a line and the exit in one turn.
     const result = runModuleScript([
-      "import { createLogger, stdoutDestination } from './src/observability/logger.ts';",
-      "const logger = createLogger({ level: 'info', destination: stdoutDestination() });",
+      "import { processLogger } from './src/observability/logger.ts';",
+      "const logger = processLogger('info');",
       'let turn = 0;',
       'const next = () => {',
       "  for (let i = 0; i < 50; i++) logger.info({ turn, i }, 'line');",
@@ -83,8 +83,8 @@ describe('TurnLines', () => {
 
   it('has a fatal line on standard output before the process goes on, even when it is killed right after', () => {
     const result = runModuleScript([
-      "import { createLogger, stdoutDestination } from './src/observability/logger.ts';",
-      "const logger = createLogger({ level: 'info', destination: stdoutDestination() });",
+      "import { processLogger } from './src/observability/logger.ts';",
+      "const logger = processLogger('info');",
       "logger.fatal('cannot go on');",
       // A signal runs no exit handler: only what was written when fatal returned is there.
       "process.kill(process.pid, 'SIGKILL');",
