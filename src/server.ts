@@ -1,7 +1,8 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestListener } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
+import { UnansweredResponses } from './http/unanswered-responses.js';
 import { AccountRateLimit } from './http/rate-limit.js';
 import { TurnBudget } from './lib/turn-budget.js';
 import type { Container } from './container.js';
@@ -66,12 +67,11 @@ export async function startServer(container: Container, options: { exposition?: 
   const { host, port } = container.config.http;
   // Responses not yet sent; once draining, each of them (and any request still arriving on a kept-alive
   // connection) closes its connection, so that the server is left with no idle connection to wait for.
-  const unanswered = new Set<ServerResponse>();
+  const unanswered = new UnansweredResponses();
   let draining = false;
   const server = createServer((req, res) => {
     if (draining) res.setHeader('Connection', 'close');
     unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
     listener(req, res);
   });
   // An idle kept-alive connection is closed after this. Node's 5 s is shorter than what clients and load
