@@ -342,8 +342,8 @@ describe('deploy/k8s', () => {
     const deployment = find('Deployment', name)!;
     const pod = deployment.spec!.template!;
     const [container] = pod.spec.containers;
-    // The image's ENTRYPOINT is `node dist/main.js`: the role is the only argument.
-    expect(read('deploy/Dockerfile')).toMatch(/^ENTRYPOINT \["node", "dist\/main\.js"\]$/m);
+    // The image's ENTRYPOINT is `node [flags] dist/main.js`: the role is the only argument.
+    expect(read('deploy/Dockerfile')).toMatch(/^ENTRYPOINT \["node", (?:"--[a-z-]+", )*"dist\/main\.js"\]$/m);
     expect(container!.command).toBeUndefined();
     expect(container!.args).toEqual([role]);
     expect(deployment.spec!.replicas).toBe(replicas);
