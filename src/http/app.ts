@@ -10,7 +10,7 @@ import { routeTable, type RouteTable, type RouteTemplate } from '../lib/route-ta
 import { errorHandler, methodNotAllowedHandler, notFoundHandler } from './error-response.js';
 import { ingestCors } from './cors.js';
 import { ingestEndpoint, INGEST_PATH } from './ingest-endpoint.js';
-import { mountRoutes, type RouteDeps } from './mount-routes.js';
+import { expressPath, mountRoutes, type RouteDeps } from './mount-routes.js';
 import type { AnyRoute } from './route.js';
 import { systemRouter } from './routes/system.route.js';
 import { requestLog } from './request-log.js';
@@ -73,7 +73,7 @@ function createHttpApp(deps: HttpAppDeps, routes: RouteTable, metrics: EdgeMetri
   app.set('trust proxy', true);
 
   // First: the request id and the one log line per request cover everything below, probes included.
-  app.use(requestLog(deps.logger));
+  app.use(requestLog(deps.logger, new Set((deps.api?.routes ?? []).filter((r) => r.ingest).map((r) => expressPath(r.path)))));
   // Before every route, so that probes, 404s and requests refused before their route are counted too.
   app.use(httpMetrics(metrics));
   app.use(systemRouter({ readiness: deps.readiness, metrics: deps.exposition ?? deps.metrics, logger: deps.logger }));

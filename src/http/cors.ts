@@ -39,7 +39,7 @@ export function ingestCors(paths: readonly string[], allowedOrigins: readonly st
         res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
         return false;
       }
-      beginRequestLog(logger, req, res, () => path);
+      beginRequestLog(logger, req, res, () => ({ template: path, ingest: false }));
       res.setHeader('Access-Control-Allow-Methods', 'POST');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_S));

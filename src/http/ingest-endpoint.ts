@@ -4,7 +4,7 @@ import { runWithRequestId, type Logger } from '../observability/logger.js';
 import { writeError } from './error-response.js';
 import { readJsonBody } from './json-body.js';
 import { serveRoute, writeResult, type RouteDeps } from './mount-routes.js';
-import { beginRequestLog } from './request-log.js';
+import { beginRequestLog, type RequestRoute } from './request-log.js';
 import type { AnyRoute } from './route.js';
 
 /** The endpoint's path as clients write it; other spellings (a trailing slash, capitals) still reach it through Express. */
@@ -28,7 +28,8 @@ export interface IngestEndpoint {
 export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; logger: Logger; metrics: EdgeMetrics }): IngestEndpoint {
   const { route } = deps;
   const template = deps.metrics.routeOf('POST', INGEST_PATH);
-  const templatePath = (): string => route.path;
+  const loggedRoute: RequestRoute = { template: route.path, ingest: true };
+  const routeOfLine = (): RequestRoute => loggedRoute;
 
   const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes): Promise<void> => {
     writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, readBody: (turns) => readJsonBody(req, { turns }), notes }, res));
@@ -37,7 +38,7 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   return {
     handles: (req) => req.method === 'POST' && (req.url === INGEST_PATH || req.url?.startsWith(`${INGEST_PATH}?`) === true),
     handle(req, res) {
-      const { requestId } = beginRequestLog(deps.logger, req, res, templatePath);
+      const { requestId } = beginRequestLog(deps.logger, req, res, routeOfLine);
       const { logger } = deps;
       const notes: ExchangeNotes = {};
       deps.metrics.observe(req, res, template, () => notes);

@@ -44,13 +44,37 @@ function requestIdOf(req: IncomingMessage): string {
 const BAD_GATEWAY = 502;
 
 /**
- * Gives a request its id (echoed in `X-Request-Id`) and writes exactly one line when it ends: info,
- * or error for a 5xx other than a 502. The line names the path without its query string (which may hold anything a
- * client put there, a misplaced key included) and no header at all. `route` is asked when the line
- * is written, once the route is known. Plain node objects, so that the ingest endpoint, which
- * bypasses Express, logs like every other route.
+ * The level of a request's line: error for a 5xx other than a 502; debug for routine traffic, which
+ * is the probes and events accepted on the ingest routes; info for everything else.
+ *
+ * Accepted events at debug: telemetry arrives at thousands of requests a second, each counted by the
+ * HTTP and event metrics. At info their lines were most of the log (gigabytes a day for the operator
+ * to ship and store) and hid the lines an operator reads it for: refused ingest requests, the
+ * management API, failures. Writing one also cost about a tenth of the api's CPU per single-event
+ * request (bench/NOTES.md). `LOG_LEVEL=debug` shows them.
  */
-export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => string | undefined): { requestId: string } {
+function levelOf(status: number, path: string, routine: boolean): 'error' | 'info' | 'debug' {
+  if (status >= 500 && status !== BAD_GATEWAY) return 'error';
+  if (PROBE_PATHS.has(path) || (routine && status < 300)) return 'debug';
+  return 'info';
+}
+
+/** What beginRequestLog is told about the request's route once the response has ended. */
+export interface RequestRoute {
+  /** Its template (`/v1/apps/:appId`); undefined when no route matched. */
+  readonly template: string | undefined;
+  /** An ingest route: its successful requests are routine traffic (levelOf). */
+  readonly ingest: boolean;
+}
+
+/**
+ * Gives a request its id (echoed in `X-Request-Id`) and writes exactly one line when it ends, at the
+ * level levelOf gives. The line names the path without its query string (which may hold anything a
+ * client put there, a misplaced key included) and no header at all. `route` is asked when the line
+ * is written, once the route is known; the line is not even built when its level is not logged.
+ * Plain node objects, so that the ingest endpoint, which bypasses Express, logs like every other route.
+ */
+export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => RequestRoute): { requestId: string } {
   const started = process.hrtime.bigint();
   const requestId = requestIdOf(req);
   res.setHeader(REQUEST_ID_HEADER, requestId);
@@ -60,20 +84,21 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
   const done = (): void => {
     if (logged) return;
     logged = true;
+    const { template, ingest } = route();
+    const level = levelOf(res.statusCode, path, ingest);
+    if (!logger.isLevelEnabled(level)) return;
     // The id is named here: `finish` may come outside the request's scope (runWithRequestId).
     const line = {
       requestId,
       method: req.method,
-      route: route(),
+      route: template,
       path,
       status: res.statusCode,
       durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
       contentLength: contentLength(res),
       ...(res.writableFinished ? {} : { aborted: true }),
     };
-    if (res.statusCode >= 500 && res.statusCode !== BAD_GATEWAY) logger.error(line, 'request failed');
-    else if (PROBE_PATHS.has(path)) logger.debug(line, 'request completed');
-    else logger.info(line, 'request completed');
+    logger[level](line, level === 'error' ? 'request failed' : 'request completed');
   };
   res.once('finish', done);
   res.once('close', done);
@@ -82,11 +107,15 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
 
 /**
  * beginRequestLog for Express, with every log line written while the request is handled carrying
- * its id, whichever logger writes it. Mounted first, so that it sees every request, probes and 404s included.
+ * its id, whichever logger writes it. Mounted first, so that it sees every request, probes and 404s
+ * included. `ingestRoutes`: the templates of the ingest routes, as Express names them.
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, ingestRoutes: ReadonlySet<string>): RequestHandler {
   return (req, res, next) => {
-    const { requestId } = beginRequestLog(logger, req, res, () => routeTemplate(req));
+    const { requestId } = beginRequestLog(logger, req, res, () => {
+      const template = routeTemplate(req);
+      return { template, ingest: template !== undefined && ingestRoutes.has(template) };
+    });
     res.locals.requestId = requestId;
     runWithRequestId(requestId, next);
   };

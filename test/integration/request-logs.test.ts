@@ -5,7 +5,7 @@ import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 /**
  * Every request has an id, echoed in `X-Request-Id`, that every log line written while it is handled
  * carries (the error handler's and a service's too); exactly one line per request at info (error for
- * a 5xx), probes at debug; no credential in any line.
+ * a 5xx), probes and accepted ingest requests at debug; no credential in any line.
  */
 
 interface LogLine {
@@ -71,12 +71,26 @@ describe.each(MODES)('request logs (%s)', (mode) => {
     expect(JSON.stringify(line)).not.toContain(cursorish);
     expect(JSON.stringify(line)).not.toContain('authorization');
 
-    // Ingest: also exactly one line, and the id differs per request.
+    // Ingest: also exactly one line, and the id differs per request. Accepted events are routine
+    // traffic, at debug; a refused ingest request is at info like any other.
     const ingest = await api.request('POST', '/v1/ingest', { headers: { 'x-api-key': apiKey }, body: [{ event: 'a' }, { event: 'b' }] });
     expect(ingest.status).toBe(202);
     const ingestId = ingest.headers.get('x-request-id')!;
     expect(ingestId).not.toBe(requestId);
-    expect(await requestLineOf(ingestId)).toMatchObject({ level: INFO, method: 'POST', route: '/v1/ingest', status: 202 });
+    expect(await requestLineOf(ingestId)).toMatchObject({ level: DEBUG, method: 'POST', route: '/v1/ingest', status: 202 });
+    const refused = await api.request('POST', '/v1/ingest', { headers: { 'x-api-key': apiKey }, body: { event: '' } });
+    expect(refused.status).toBe(400);
+    expect(await requestLineOf(refused.headers.get('x-request-id')!)).toMatchObject({ level: INFO, route: '/v1/ingest', status: 400 });
+    // The same through Express (another spelling of the path reaches the route there), and OTLP's ingest route.
+    const viaExpress = await api.request('POST', '/v1/ingest/', { headers: { 'x-api-key': apiKey }, body: { event: 'c' } });
+    expect(viaExpress.status).toBe(202);
+    expect(await requestLineOf(viaExpress.headers.get('x-request-id')!)).toMatchObject({ level: DEBUG, route: '/v1/ingest', status: 202 });
+    const otlp = await api.request('POST', '/v1/otlp/v1/logs', { headers: { 'x-api-key': apiKey }, body: { resourceLogs: [] } });
+    expect(otlp.status).toBe(200);
+    expect(await requestLineOf(otlp.headers.get('x-request-id')!)).toMatchObject({ level: DEBUG, route: '/v1/otlp/v1/logs', status: 200 });
+    const otlpRefused = await api.request('POST', '/v1/otlp/v1/logs', { headers: { 'x-api-key': 'svc_live_nope' }, body: { resourceLogs: [] } });
+    expect(otlpRefused.status).toBe(401);
+    expect(await requestLineOf(otlpRefused.headers.get('x-request-id')!)).toMatchObject({ level: INFO, route: '/v1/otlp/v1/logs', status: 401 });
 
     // Unmatched paths are requests too: one line, no route template.
     const missing = await api.request('GET', '/nowhere?secret=1');
