@@ -76,7 +76,8 @@ describe.each(['api', 'worker'])('distributed mode, %s role', (role) => {
   afterAll(async () => {
     // Leave the shared broker running whatever happened above.
     await stackControl('up', 'kafka');
-    expect(await service.stop('SIGTERM')).toBe(0);
+    // A failed stop shows the service's last lines: why it exited as it did (an error, or the budget).
+    expect(await service.stop('SIGTERM'), service.output().slice(-6000)).toBe(0);
     await isolated.cleanup();
   });
 
