@@ -377,6 +377,12 @@ class GroupMember implements Subscription {
       // kafkajs's disconnect stops fetching, waits for the batches in progress (which commit their own
       // offsets before returning), leaves the group so the partitions move at once, then disconnects.
       await this.#consumer?.disconnect();
+    } catch (error) {
+      // Not a failed stop: a batch whose commit did not reach Kafka is fetched again by the member that
+      // gets its partition (every step is idempotent), and a member that could not say goodbye (the
+      // coordinator moved, as after a broker restart) is dropped by the group after its session timeout.
+      const { topic, groupId } = this.#options;
+      this.#parts.logger?.warn({ err: error, topic, groupId }, 'Kafka consumer did not leave its group cleanly; its partitions move once the group drops it');
     } finally {
       this.#parts.stopped(this);
       this.#parts.metrics?.partitionsAssigned(this.#options.topic, []);
