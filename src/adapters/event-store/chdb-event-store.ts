@@ -35,6 +35,11 @@ export class ChdbEventStore extends SqlEventStore {
   }
 }
 
+/** What a statement gets once the store is closed, or while it waits as the store closes. */
+function storeClosed(): Error {
+  return new Error('the chDB event store is closed');
+}
+
 interface Waiter {
   readonly resolve: (session: Session) => void;
   readonly reject: (error: Error) => void;
@@ -43,7 +48,9 @@ interface Waiter {
 /**
  * Statements on CHDB_SESSIONS sessions, each on the first session free. When all are busy a statement
  * waits for the next one to finish, writes (the worker's inserts, upkeep, migrations) before reads:
- * an event is readable only once its insert ran.
+ * an event is readable only once its insert ran. Not a pool library's: the sessions are made
+ * synchronously on first use, where a failure reaches the caller at once, whereas generic-pool, for
+ * one, leaves a request pending when making a resource fails.
  */
 export class ChdbTransport implements ClickHouseTransport {
   readonly #path: string;
@@ -78,7 +85,7 @@ export class ChdbTransport implements ClickHouseTransport {
 
   close(): Promise<void> {
     this.#closed = true;
-    const closed = new Error('the chDB event store is closed');
+    const closed = storeClosed();
     for (const waiter of [...this.#waiting.write.splice(0), ...this.#waiting.read.splice(0)]) waiter.reject(closed);
     // Idempotent; chDB defers releasing the engine until queries still running on it finish.
     for (const session of this.#all) session.close();
@@ -98,7 +105,7 @@ export class ChdbTransport implements ClickHouseTransport {
 
   /** A free session, if there is one; the sessions are opened on first use, so that constructing a store does no I/O. */
   #take(): Session | undefined {
-    if (this.#closed) throw new Error('the chDB event store is closed');
+    if (this.#closed) throw storeClosed();
     if (this.#all.length === 0) {
       this.#all = this.#open();
       this.#idle = [...this.#all];
