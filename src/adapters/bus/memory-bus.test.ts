@@ -59,6 +59,39 @@ describe('MemoryBus fetch wait', () => {
     await until(() => expect(batches.flatMap((b) => b.messages)).toHaveLength(2));
   });
 
+  it('counts the wait from each message\'s produce, so messages that waited while the handler was busy go at once', async () => {
+    // Fake clocks for the bus's wait only; turns (setImmediate) stay real, so nothing moves time but this test.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const bus = await openBus({ minBytes: 1_000_000, maxWaitMs: 100 });
+      const batches: ConsumedBatch[] = [];
+      let release!: () => void;
+      const busy = new Promise<void>((resolve) => (release = resolve));
+      await bus.subscribe({
+        groupId: 'store',
+        topic: TOPIC,
+        handler: async (batch) => {
+          batches.push(batch);
+          if (batches.length === 1) await busy;
+        },
+      });
+      await produceOne(bus, 10);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(sizes(batches)).toEqual([[10]]);
+
+      // Produced while the first batch is handled, and older than the wait by the time it is done.
+      await produceOne(bus, 20);
+      await vi.advanceTimersByTimeAsync(150);
+      expect(batches).toHaveLength(1);
+      release();
+      // No time passes from here on: the second batch must not start a wait of its own.
+      for (let turn = 0; turn < 100 && batches.length < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(sizes(batches)).toEqual([[10], [20]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('lets a member stop during the wait without finishing the batch, and the next member gets all of it', async () => {
     const bus = await openBus({ minBytes: 1_000, maxWaitMs: 60_000 });
     const first: ConsumedBatch[] = [];

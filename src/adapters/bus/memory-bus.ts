@@ -73,9 +73,14 @@ export interface MemoryBusOptions {
   /**
    * How a fetch of a `throughput` subscription waits for more, as a Kafka fetch does (fetch.min.bytes,
    * fetch.max.wait.ms): once a partition has something for the group, the batch is handed over when it
-   * holds `minBytes` of values (or the most a batch may hold), or `maxWaitMs` after the fetch found its
-   * first message, whichever comes first. Default: no wait, each batch is what is there. Few large
+   * holds `minBytes` of values (or the most a batch may hold), or `maxWaitMs` after its first message
+   * was produced, whichever comes first. Default: no wait, each batch is what is there. Few large
    * batches are what a columnar store wants: each INSERT is a part on disk for its merges to fold.
+   *
+   * The wait counts from the first message's produce, not from the fetch: messages that arrived while
+   * the handler worked on the batch before have waited already, so a busy consumer takes them at once
+   * and a message waits at most `maxWaitMs` plus one batch's handling, never that plus another wait.
+   * Messages restored from the journal at start count as having waited.
    */
   readonly fetchWait?: { readonly minBytes: number; readonly maxWaitMs: number };
   /** Makes the bus durable: see BusJournal. */
@@ -143,6 +148,7 @@ export class MemoryBus implements MessageBus {
       const retained = log.partitions.reduce((sum, partition) => sum + partition.retainedBytes, 0);
       if (retained > 0 && retained + bytes > this.#maxRetainedBytes) throw new BusFullError(topic, retained);
       const ends = log.partitions.map((partition) => partition.endOffset);
+      const producedAt = performance.now();
       const appended = messages.map((message): JournaledMessage => {
         const partition = partitionOf(message.key, log.partitions.length);
         // Copies, so that a caller reusing its buffer or headers object cannot change what was produced.
@@ -150,7 +156,7 @@ export class MemoryBus implements MessageBus {
       });
       // On disk first: when the journal refuses, the messages were not produced.
       this.#journal?.append(topic, appended);
-      for (const { partition, key, value, headers } of appended) log.partitions[partition]!.append({ key, value, headers });
+      for (const { partition, key, value, headers } of appended) log.partitions[partition]!.append({ key, value, headers }, producedAt);
       if (messages.length > 0) log.appended.notify();
     });
   }
@@ -253,11 +259,12 @@ export class MemoryBus implements MessageBus {
 
   /**
    * The batch from `from` once it holds `wait.minBytes` or the most a batch may, or once `wait.maxWaitMs`
-   * passed, woken by each append; a change of membership ends the wait (the batch may have a new owner).
+   * passed since its first message was produced, woken by each append; a change of membership ends the
+   * wait (the batch may have a new owner).
    */
   async #fillBatch(topic: Topic, group: Group, partition: number, from: number, first: RetainedMessage[], wait: { minBytes: number; maxWaitMs: number }): Promise<RetainedMessage[]> {
     const log = topic.partitions[partition]!;
-    const until = performance.now() + wait.maxWaitMs;
+    const until = log.producedAt(from) + wait.maxWaitMs;
     const members = group.members.length;
     let messages = first;
     for (;;) {
@@ -368,6 +375,8 @@ interface Group {
  */
 class PartitionLog {
   #messages: RetainedMessage[];
+  /** performance.now() of each message's produce, indexed as #messages; -Infinity for those restored from the journal. */
+  #producedAt: number[];
   /** Bytes of the retained messages' values. */
   #retainedBytes = 0;
   /** Index in #messages of the oldest retained message. */
@@ -377,6 +386,7 @@ class PartitionLog {
 
   constructor(retained?: { readonly startOffset: number; readonly messages: readonly RetainedMessage[] }) {
     this.#messages = [...(retained?.messages ?? [])];
+    this.#producedAt = this.#messages.map(() => Number.NEGATIVE_INFINITY);
     this.#startOffset = retained?.startOffset ?? 0;
     for (const message of this.#messages) this.#retainedBytes += message.value.length;
   }
@@ -393,9 +403,15 @@ class PartitionLog {
     return this.#startOffset + this.#messages.length - this.#head;
   }
 
-  append(message: RetainedMessage): void {
+  append(message: RetainedMessage, producedAt: number): void {
     this.#messages.push(message);
+    this.#producedAt.push(producedAt);
     this.#retainedBytes += message.value.length;
+  }
+
+  /** When the message at `offset` was produced (as read(), an offset below the retained ones means the oldest). */
+  producedAt(offset: number): number {
+    return this.#producedAt[this.#head + Math.max(0, offset - this.#startOffset)]!;
   }
 
   /** Up to `max` messages from `fromOffset`, and no more than `maxBytes` of values unless one alone is. */
@@ -420,6 +436,7 @@ class PartitionLog {
     this.#startOffset += drop;
     if (this.#head * 2 >= this.#messages.length) {
       this.#messages = this.#messages.slice(this.#head);
+      this.#producedAt = this.#producedAt.slice(this.#head);
       this.#head = 0;
     }
   }
