@@ -32,6 +32,9 @@ export const SERVICE_NODE_OPTIONS = ['--max-semi-space-size=64'] as const;
 export const SERVICE_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 export const SERVICE_NODE_FLAGS = [...SERVICE_NODE_OPTIONS, ...SERVICE_V8_FLAGS] as const;
 
+/** The image's entry point (deploy/Dockerfile): Node with the V8 flags, then the compiled service; the role is its only argument. */
+export const IMAGE_ENTRYPOINT = `ENTRYPOINT ${JSON.stringify(['node', ...SERVICE_V8_FLAGS, 'dist/main.js']).replaceAll(',', ', ')}`;
+
 /**
  * Which code a service process runs: `source` is src/main.ts through tsx, so a suite needs no build;
  * `built` is dist/main.js, what `npm start` and the container image run (`npm run build` first). The
