@@ -23,9 +23,12 @@ function collect(into: ConsumedBatch[]): BatchHandler {
   };
 }
 
+/** The next turn of the event loop (setImmediate, which the fake clocks below leave real). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** One message of `bytes` bytes, produced in a turn of its own. */
 async function produceOne(bus: MemoryBus, bytes: number): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   await bus.produce(TOPIC, [{ key: 'app', value: Buffer.alloc(bytes, 1), headers: {} }]);
 }
 
@@ -85,7 +88,7 @@ describe('MemoryBus fetch wait', () => {
       expect(batches).toHaveLength(1);
       release();
       // No time passes from here on: the second batch must not start a wait of its own.
-      for (let turn = 0; turn < 100 && batches.length < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      for (let turn = 0; turn < 100 && batches.length < 2; turn++) await nextTurn();
       expect(sizes(batches)).toEqual([[10], [20]]);
     } finally {
       vi.useRealTimers();
