@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { positiveWhole } from './cli-options.js';
 import { CpuSampler } from './cpu.js';
-import { SHAPES, type RequestShape } from './events.js';
+import { BATCH_SIZE, requestBody, SHAPES, type RequestShape } from './events.js';
 import { runLoad } from './load.js';
+import { findStackProcesses } from './processes.js';
 import { stackUp } from './stack.js';
 import type { ServiceEntry } from '../test/helpers/service-process.js';
-import { startDistributed, startEmbedded, type ServiceSettings, type Target } from './targets.js';
+import { startDistributed, startEmbedded, waitForStored, type ServiceSettings, type Target } from './targets.js';
 
 /**
  * `npm run bench:ab -- --against REF`: this checkout's service (its working tree, edits included)
@@ -21,15 +22,25 @@ import { startDistributed, startEmbedded, type ServiceSettings, type Target } fr
  * other, so their pairs can. What it reports per round and as medians: requests/s, and the CPU time
  * the edge process (the api, or the embedded process) spent per request, read from /proc.
  *
+ * With --measure drain (distributed mode), a round is the worker's catch-up instead: the worker
+ * process is stopped (SIGSTOP), --events events are ingested in requests of 100, the worker is let go
+ * (SIGCONT), and the round measures how fast the backlog is stored in ClickHouse (events/s from the
+ * SIGCONT until the last one is counted) and the CPU time the worker and ClickHouse spent per event
+ * meanwhile (ClickHouse's merges after that are not counted); each worker's peak RSS is printed at the
+ * end of a session. A worker stopped for longer than its group's session timeout (10 s) loses its
+ * partitions and rejoins when let go, which the drain then includes: keep the ingest shorter than that.
+ *
  * REF is checked out into a temporary git worktree that uses this checkout's node_modules (so a
  * commit whose dependencies differ is measured with these) and removed at the end. Prints its
  * figures; writes them as JSON with --json. Options (after `npm run bench:ab --`):
  *   --against REF       the commit to compare with (HEAD)
  *   --mode M            distributed (api + worker, on the local stack) or embedded (distributed)
- *   --shape S           single or batch (single)
+ *   --measure M         edge (bursts of load at the edge) or drain (the worker's catch-up) (edge)
+ *   --events N          drain: the backlog of each round (300000)
+ *   --shape S           edge: single or batch (single)
  *   --connections N     requests in flight (64)
- *   --rounds N          bursts for each service in each of the two sessions (10)
- *   --seconds S         length of each burst (2)
+ *   --rounds N          bursts (or drains) for each service in each of the two sessions (10)
+ *   --seconds S         edge: length of each burst (2)
  *   --base-entry E      built, or source: the base runs src/main.ts through tsx, as the benchmark ran
  *                       the service before it measured the build (built)
  *   --json PATH         also write the figures there
@@ -42,6 +53,8 @@ const { values: options } = parseArgs({
   options: {
     against: { type: 'string', default: 'HEAD' },
     mode: { type: 'string', default: 'distributed' },
+    measure: { type: 'string', default: 'edge' },
+    events: { type: 'string', default: '300000' },
     shape: { type: 'string', default: 'single' },
     connections: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '10' },
@@ -54,7 +67,11 @@ const { values: options } = parseArgs({
 
 if (options.mode !== 'distributed' && options.mode !== 'embedded') throw new Error(`--mode: expected distributed or embedded, got ${JSON.stringify(options.mode)}`);
 if (!(SHAPES as readonly string[]).includes(options.shape)) throw new Error(`--shape: expected ${SHAPES.join(' or ')}, got ${JSON.stringify(options.shape)}`);
+if (options.measure !== 'edge' && options.measure !== 'drain') throw new Error(`--measure: expected edge or drain, got ${JSON.stringify(options.measure)}`);
+if (options.measure === 'drain' && options.mode !== 'distributed') throw new Error('--measure drain: only in distributed mode (the worker is its own process there)');
 const MODE = options.mode;
+const MEASURE = options.measure;
+const DRAIN_EVENTS = positiveWhole('events', options.events);
 const SHAPE = options.shape as RequestShape;
 const CONNECTIONS = positiveWhole('connections', options.connections);
 const ROUNDS = positiveWhole('rounds', options.rounds);
@@ -63,11 +80,21 @@ if (options['base-entry'] !== 'built' && options['base-entry'] !== 'source') thr
 const BASE_ENTRY: ServiceEntry = options['base-entry'];
 const WARMUP_SECONDS = 3;
 
-interface Burst {
-  readonly requestsPerSecond: number;
-  /** CPU time of the edge process per request, in microseconds. */
-  readonly cpuMicrosPerRequest: number;
+/** One round of one side. */
+interface Sample {
+  /** Requests/s at the edge, or (drain) events/s stored. */
+  readonly rate: number;
+  /** CPU time per request of the edge process, or (drain) per event of the worker and ClickHouse together, in microseconds. */
+  readonly cpuMicros: number;
+  /** Drain: the worker's and ClickHouse's shares of cpuMicros. */
+  readonly parts?: Readonly<Record<string, number>>;
 }
+
+const UNITS = MEASURE === 'edge' ? { rate: 'req/s', cpu: 'µs per request' } : { rate: 'events/s', cpu: 'µs per event' };
+/** A drain that has not finished after this long failed. */
+const DRAIN_TIMEOUT_MS = 120_000;
+/** Requests in flight while a drain's backlog is ingested. */
+const BACKLOG_CONNECTIONS = 32;
 
 const SIDES = ['base', 'change'] as const;
 type Side = (typeof SIDES)[number];
@@ -82,11 +109,16 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function mediansOf(bursts: readonly Burst[]): Burst {
+function mediansOf(samples: readonly Sample[]): Sample {
   return {
-    requestsPerSecond: Math.round(median(bursts.map((b) => b.requestsPerSecond))),
-    cpuMicrosPerRequest: Math.round(median(bursts.map((b) => b.cpuMicrosPerRequest))),
+    rate: Math.round(median(samples.map((b) => b.rate))),
+    cpuMicros: Number(median(samples.map((b) => b.cpuMicros)).toFixed(1)),
   };
+}
+
+function describe(sample: Sample): string {
+  const parts = sample.parts ? ` (${Object.entries(sample.parts).map(([name, micros]) => `${name} ${micros.toFixed(1)}`).join(', ')})` : '';
+  return `${Math.round(sample.rate)} ${UNITS.rate} ${sample.cpuMicros.toFixed(1)} µs${parts}`;
 }
 
 /** The process whose CPU a request costs: the api of the split layout, or the one embedded process. */
@@ -96,15 +128,70 @@ function edgePid(target: Target): number {
   return pid;
 }
 
-async function burst(target: Target, seconds: number): Promise<Burst> {
+async function burst(target: Target, seconds: number): Promise<Sample> {
   const pid = edgePid(target);
   const sampler = new CpuSampler({ edge: () => [pid] });
   sampler.start();
   const outcome = await runLoad({ url: target.url, apiKey: target.apiKey, shape: SHAPE, connections: CONNECTIONS, durationSeconds: seconds });
   const cpu = sampler.stop();
   if (outcome.non202Total > 0) throw new Error(`${outcome.non202Total} answers other than 202: ${JSON.stringify(outcome.non202)}`);
-  return { requestsPerSecond: outcome.requestsPerSecond, cpuMicrosPerRequest: ((cpu.cores.edge ?? 0) * 1e6) / outcome.requestsPerSecond };
+  return { rate: outcome.requestsPerSecond, cpuMicros: ((cpu.cores.edge ?? 0) * 1e6) / outcome.requestsPerSecond };
 }
+
+function workerPid(target: Target): number {
+  const pid = target.pids.worker;
+  if (pid === undefined) throw new Error(`no worker process among ${Object.keys(target.pids).join(', ')}`);
+  return pid;
+}
+
+/** Ingests `events` (a multiple of 100 is sent: whole requests) with BACKLOG_CONNECTIONS requests in flight. */
+async function ingestBacklog(target: Target, events: number): Promise<number> {
+  const requests = Math.ceil(events / BATCH_SIZE);
+  const body = requestBody('batch');
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: BACKLOG_CONNECTIONS }, async () => {
+      while (sent < requests) {
+        sent += 1;
+        const res = await fetch(`${target.url}/v1/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': target.apiKey }, body });
+        if (res.status !== 202) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+      }
+    }),
+  );
+  return requests * BATCH_SIZE;
+}
+
+async function drain(target: Target, events: number): Promise<Sample> {
+  const worker = workerPid(target);
+  const clickhouse = findStackProcesses().clickhouse;
+  const stored = await target.storedEvents!();
+  const sampler = new CpuSampler({ worker: () => [worker], clickhouse: () => clickhouse });
+  let backlog = 0;
+  let started = 0;
+  process.kill(worker, 'SIGSTOP');
+  try {
+    backlog = await ingestBacklog(target, events);
+  } finally {
+    sampler.start();
+    started = performance.now();
+    process.kill(worker, 'SIGCONT');
+  }
+  const seconds = await waitForStored(target, stored + backlog, started, DRAIN_TIMEOUT_MS);
+  const cpu = sampler.stop();
+  if (seconds === null) throw new Error(`the worker did not store a backlog of ${backlog} events within ${DRAIN_TIMEOUT_MS} ms`);
+  const micros = (group: string): number => ((cpu.cores[group] ?? 0) * cpu.wallSeconds * 1e6) / backlog;
+  return { rate: backlog / seconds, cpuMicros: micros('worker') + micros('clickhouse'), parts: { worker: micros('worker'), clickhouse: micros('clickhouse') } };
+}
+
+/** The process's peak resident set so far (VmHWM), in MiB. */
+function peakRssMiB(pid: number): number {
+  const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kib === undefined) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return Math.round(Number(kib) / 1024);
+}
+
+const measure = (target: Target, warmUp: boolean): Promise<Sample> =>
+  MEASURE === 'edge' ? burst(target, warmUp ? WARMUP_SECONDS : SECONDS) : drain(target, warmUp ? Math.ceil(DRAIN_EVENTS / 5) : DRAIN_EVENTS);
 
 async function main(): Promise<void> {
   const commit = (await run('git', ['rev-parse', '--short=12', options.against], { cwd: ROOT })).stdout.trim();
@@ -117,7 +204,8 @@ async function main(): Promise<void> {
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
     const stack = MODE === 'distributed' ? await stackUp() : null;
     const roots: Record<Side, string> = { base: tree, change: ROOT };
-    const bursts: Record<Side, Burst[]> = { base: [], change: [] };
+    const samples: Record<Side, Sample[]> = { base: [], change: [] };
+    const peakRss: Record<Side, number[]> = { base: [], change: [] };
     // Two sessions, the second starting the services in the other order: the process started second
     // measured 15-20 % less CPU per request than the first with the same code on both sides (an A/A
     // run, bench/NOTES.md), so each side is started first once and the pairs of both are pooled.
@@ -132,38 +220,45 @@ async function main(): Promise<void> {
           targets[side] = target;
           stops.push(() => target.stop());
         }
-        for (const side of SIDES) await burst(targets[side], WARMUP_SECONDS);
+        for (const side of SIDES) await measure(targets[side], true);
         for (let round = 0; round < ROUNDS; round++) {
           const order = round % 2 === 0 ? SIDES : [...SIDES].reverse();
-          for (const side of order) bursts[side].push(await burst(targets[side], SECONDS));
-          const [b, c] = [bursts.base.at(-1)!, bursts.change.at(-1)!];
-          log(`round ${round + 1}: base ${Math.round(b.requestsPerSecond)} req/s ${Math.round(b.cpuMicrosPerRequest)} µs · change ${Math.round(c.requestsPerSecond)} req/s ${Math.round(c.cpuMicrosPerRequest)} µs`);
+          for (const side of order) samples[side].push(await measure(targets[side], false));
+          log(`round ${round + 1}: base ${describe(samples.base.at(-1)!)} · change ${describe(samples.change.at(-1)!)}`);
+        }
+        if (MEASURE === 'drain') {
+          for (const side of SIDES) peakRss[side].push(peakRssMiB(workerPid(targets[side])));
+          log(`the workers' peak RSS: base ${peakRss.base.at(-1)} MiB, change ${peakRss.change.at(-1)} MiB`);
         }
       } finally {
         for (const stop of stops.reverse()) await stop();
       }
     }
 
-    const cheaperRounds = bursts.change.filter((c, i) => c.cpuMicrosPerRequest < bursts.base[i]!.cpuMicrosPerRequest).length;
-    const ratios = bursts.change.map((c, i) => c.cpuMicrosPerRequest / bursts.base[i]!.cpuMicrosPerRequest);
+    const cheaperRounds = samples.change.filter((c, i) => c.cpuMicros < samples.base[i]!.cpuMicros).length;
+    const fasterRounds = samples.change.filter((c, i) => c.rate > samples.base[i]!.rate).length;
+    const ratios = samples.change.map((c, i) => c.cpuMicros / samples.base[i]!.cpuMicros);
+    const rateRatios = samples.change.map((c, i) => c.rate / samples.base[i]!.rate);
     const summary = {
       against: commit,
       baseEntry: BASE_ENTRY,
       mode: MODE,
-      shape: SHAPE,
+      measure: MEASURE,
+      ...(MEASURE === 'edge' ? { shape: SHAPE, seconds: SECONDS } : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
       connections: CONNECTIONS,
-      rounds: bursts.change.length,
-      seconds: SECONDS,
-      medians: { base: mediansOf(bursts.base), change: mediansOf(bursts.change) },
+      rounds: samples.change.length,
+      medians: { base: mediansOf(samples.base), change: mediansOf(samples.change) },
       changeCheaperInRounds: cheaperRounds,
       medianCpuRatio: Number(median(ratios).toFixed(3)),
-      bursts,
+      changeFasterInRounds: fasterRounds,
+      medianRateRatio: Number(median(rateRatios).toFixed(3)),
+      samples,
     };
     log(
-      `medians: base ${summary.medians.base.requestsPerSecond} req/s ${summary.medians.base.cpuMicrosPerRequest} µs per request; ` +
-        `change ${summary.medians.change.requestsPerSecond} req/s ${summary.medians.change.cpuMicrosPerRequest} µs per request`,
+      `medians: base ${summary.medians.base.rate} ${UNITS.rate} ${summary.medians.base.cpuMicros} ${UNITS.cpu}; ` +
+        `change ${summary.medians.change.rate} ${UNITS.rate} ${summary.medians.change.cpuMicros} ${UNITS.cpu}`,
     );
-    log(`the change spent less CPU per request in ${cheaperRounds} of ${bursts.change.length} rounds; median ratio of the pairs ${summary.medianCpuRatio}`);
+    log(`the change spent less CPU in ${cheaperRounds} of ${samples.change.length} rounds (median ratio of the pairs ${summary.medianCpuRatio}), and was faster in ${fasterRounds} (median ratio ${summary.medianRateRatio})`);
     if (options.json) writeFileSync(options.json, `${JSON.stringify(summary, null, 2)}\n`);
   } finally {
     if (checkedOut) await run('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT }).catch((err: unknown) => log(`removing the worktree failed: ${String(err)}`));

@@ -10,9 +10,9 @@ import { z } from 'zod';
 const boolean = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((v) => v === 'true');
 
 /**
- * Bounds of the worker's fetch. A fetch holds up to twice the minimum per partition in memory; and a
- * member sends its heartbeat between fetches, so a wait must stay well inside the 10 s session
- * timeout after which the group gives its partitions to another member.
+ * Bounds of the worker's fetch. A fetch holds up to twice the minimum (at least 8 MiB) per partition
+ * in memory; and a member sends its heartbeat between fetches, so a wait must stay well inside the
+ * 10 s session timeout after which the group gives its partitions to another member.
  */
 const MAX_FETCH_MIN_BYTES = 64 * 1024 * 1024;
 const MAX_FETCH_WAIT_MS = 5_000;
