@@ -38,7 +38,7 @@ import { startDistributed, startEmbedded, waitForStored, type ServiceSettings, t
  *   --measure M         edge (bursts of load at the edge) or drain (the worker's catch-up) (edge)
  *   --events N          drain: the backlog of each round (300000)
  *   --shape S           edge: single or batch (single)
- *   --connections N     requests in flight (64)
+ *   --connections N     edge: requests in flight (64)
  *   --rounds N          bursts (or drains) for each service in each of the two sessions (10)
  *   --seconds S         edge: length of each burst (2)
  *   --base-entry E      built, or source: the base runs src/main.ts through tsx, as the benchmark ran
@@ -244,8 +244,7 @@ async function main(): Promise<void> {
       baseEntry: BASE_ENTRY,
       mode: MODE,
       measure: MEASURE,
-      ...(MEASURE === 'edge' ? { shape: SHAPE, seconds: SECONDS } : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
-      connections: CONNECTIONS,
+      ...(MEASURE === 'edge' ? { shape: SHAPE, connections: CONNECTIONS, seconds: SECONDS } : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
       rounds: samples.change.length,
       medians: { base: mediansOf(samples.base), change: mediansOf(samples.change) },
       changeCheaperInRounds: cheaperRounds,
