@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { positiveWhole } from './cli-options.js';
 import { CpuSampler } from './cpu.js';
-import { BATCH_SIZE, requestBody, SHAPES, type RequestShape } from './events.js';
+import { BATCH_SIZE, SAMPLE_EVENT, SHAPES, type RequestShape } from './events.js';
 import { runLoad } from './load.js';
+import { ingest } from './management-api.js';
 import { findStackProcesses } from './processes.js';
 import { stackUp } from './stack.js';
 import type { ServiceEntry } from '../test/helpers/service-process.js';
@@ -147,14 +148,13 @@ function workerPid(target: Target): number {
 /** Ingests `events` (a multiple of 100 is sent: whole requests) with BACKLOG_CONNECTIONS requests in flight. */
 async function ingestBacklog(target: Target, events: number): Promise<number> {
   const requests = Math.ceil(events / BATCH_SIZE);
-  const body = requestBody('batch');
+  const batch = Array.from({ length: BATCH_SIZE }, () => SAMPLE_EVENT);
   let sent = 0;
   await Promise.all(
     Array.from({ length: BACKLOG_CONNECTIONS }, async () => {
       while (sent < requests) {
         sent += 1;
-        const res = await fetch(`${target.url}/v1/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': target.apiKey }, body });
-        if (res.status !== 202) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+        await ingest(target, batch);
       }
     }),
   );
