@@ -189,6 +189,7 @@ export class KafkaBus implements MessageBus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     if (this.#closed) throw new Error('message bus is closed');
+    const bytesPerPartition = fetchBytesPerPartition(this.#fetch.minBytes);
     const member = new GroupMember(options, {
       consumer: () =>
         this.#kafka.consumer({
@@ -197,8 +198,8 @@ export class KafkaBus implements MessageBus {
           sessionTimeout: SESSION_TIMEOUT_MS,
           heartbeatInterval: HEARTBEAT_INTERVAL_MS,
           minBytes: options.batching === 'latency' ? 1 : this.#fetch.minBytes,
-          maxBytesPerPartition: fetchBytesPerPartition(this.#fetch.minBytes),
-          maxBytes: Math.max(FETCH_MAX_BYTES_DEFAULT, 2 * fetchBytesPerPartition(this.#fetch.minBytes)),
+          maxBytesPerPartition: bytesPerPartition,
+          maxBytes: Math.max(FETCH_MAX_BYTES_DEFAULT, 2 * bytesPerPartition),
           maxWaitTimeInMs: this.#fetch.maxWaitMs,
           allowAutoTopicCreation: false,
         }),
