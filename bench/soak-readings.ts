@@ -176,7 +176,7 @@ export function serviceMemory(pid: number, metrics: Map<string, Sample> | null):
   };
 }
 
-/** The consumer groups whose lag the soak watches: the worker's (events) and its delivery consumer's. */
+/** A consumer group whose lag the soak watches: the worker's two on events, and its delivery consumer's. */
 export interface LagWatch {
   readonly label: string;
   readonly groupId: string;

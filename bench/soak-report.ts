@@ -27,7 +27,7 @@ export function figuresTable(samples: readonly SoakSample[]): string {
   const heap = (s: SoakSample, role: 'api' | 'worker'): string => `${mb(s.services[role].heapUsedBytes)} / ${mb(s.services[role].heapTotalBytes)}`;
   const lag = (n: number | null): string => (n === null ? 'n/a' : int(n));
   return table(
-    ['sample', 't', 'events/s', 'latency p50 / p99 / max ms', 'api RSS', 'api heap used / total', 'worker RSS', 'worker heap used / total', 'Kafka', 'ClickHouse', 'Redis', 'PostgreSQL', 'lag worker / delivery', 'errors load / service'],
+    ['sample', 't', 'events/s', 'latency p50 / p99 / max ms', 'api RSS', 'api heap used / total', 'worker RSS', 'worker heap used / total', 'Kafka', 'ClickHouse', 'Redis', 'PostgreSQL', 'lag worker / rules / delivery', 'errors load / service'],
     samples.map((s) => [
       s.label,
       clock(s.atSeconds),
@@ -41,7 +41,7 @@ export function figuresTable(samples: readonly SoakSample[]): string {
       mb(s.stack.clickhouse),
       mb(s.stack.redis),
       mb(s.stack.postgresql),
-      `${lag(s.lag.worker)} / ${lag(s.lag.delivery)}`,
+      `${lag(s.lag.worker)} / ${lag(s.lag.rules)} / ${lag(s.lag.delivery)}`,
       `${int(s.loadErrors)} / ${int(s.serviceErrors)}`,
     ]),
   );
@@ -56,7 +56,7 @@ export function verdictLines(r: SoakResults): string[] {
     lines.push(`  - not counted as errors: ${name} ${int(n)} (requests accepted without a rate-limit check: Redis answered slower than the limiter's deadline, usually a saturated machine)`);
   }
   const drained = v.lag.drainedSeconds === null ? `not back to 0 within ${v.lag.timeoutSeconds} s` : `back to 0 ${v.lag.drainedSeconds.toFixed(1)} s after the load stopped`;
-  lines.push(`- Consumer lag (worker ${int(v.lag.after.worker)}, delivery ${int(v.lag.after.delivery)} at the end): ${drained}: ${pass(v.lag.pass)}`);
+  lines.push(`- Consumer lag (worker ${int(v.lag.after.worker)}, rules ${int(v.lag.after.rules)}, delivery ${int(v.lag.after.delivery)} at the end): ${drained}: ${pass(v.lag.pass)}`);
   lines.push(`- Overall: ${v.pass ? '**pass**' : '**FAIL**'}`);
   return lines;
 }

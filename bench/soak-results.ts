@@ -45,8 +45,8 @@ export interface SoakSample {
   readonly services: Readonly<Record<ServiceRole, ServiceMemory>>;
   /** Bytes: VmRSS of Kafka, ClickHouse and Redis; PostgreSQL's Pss summed over the postmaster and backends. */
   readonly stack: Readonly<Record<StackServer, number | null>>;
-  /** Messages not yet committed, by group: `worker` (the events) and `delivery` (the alerts to send). */
-  readonly lag: Readonly<Record<'worker' | 'delivery', number | null>>;
+  /** Messages not yet committed, by group: `worker` (events to store), `rules` (to evaluate), `delivery` (alerts to send). */
+  readonly lag: Readonly<Record<'worker' | 'rules' | 'delivery', number | null>>;
   /** Null where a scrape failed (the reason is under problems). */
   readonly counters: SoakCounters | null;
   /** Failures since the paced load started: the load's (non-202, request errors, timeouts) and the service's. */
@@ -210,8 +210,8 @@ export function computeVerdicts(v: VerdictInput): SoakVerdicts {
   const errorsTotal = Object.values(byKind).reduce((a, b) => a + b, 0);
 
   const last = v.samples.at(-1);
-  const after = last?.lag ?? { worker: null, delivery: null };
-  const lagPass = v.drainedSeconds !== null && after.worker === 0 && after.delivery !== null && after.delivery === 0;
+  const after = last?.lag ?? { worker: null, rules: null, delivery: null };
+  const lagPass = v.drainedSeconds !== null && after.worker === 0 && after.rules === 0 && after.delivery === 0;
   const result = {
     maxRssGrowthPercent: v.maxRssGrowthPercent,
     rss,

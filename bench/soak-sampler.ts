@@ -35,7 +35,7 @@ function counters(api: Metrics, worker: Metrics): SoakCounters {
 /** Matches the worker counted for the first time (a redelivered event's match is `again`). */
 const firedOf = (worker: Metrics): number => total(worker, 'eas_rule_triggers_total', (l) => l.outcome === 'fired');
 
-export type LagWatches = Readonly<Record<'worker' | 'delivery', LagWatch>>;
+export type LagWatches = Readonly<Record<'worker' | 'rules' | 'delivery', LagWatch>>;
 
 export interface SamplerOptions {
   readonly target: Target;
@@ -72,7 +72,13 @@ export class SoakSampler {
 
   async take(input: SampleInput): Promise<SoakSample> {
     const { target, servers, lag, watches } = this.#o;
-    const [api, worker, workerLag, deliveryLag] = await Promise.all([this.#scrape('api'), this.#scrape('worker'), lag.lag(watches.worker), lag.lag(watches.delivery)]);
+    const [api, worker, workerLag, rulesLag, deliveryLag] = await Promise.all([
+      this.#scrape('api'),
+      this.#scrape('worker'),
+      lag.lag(watches.worker),
+      lag.lag(watches.rules),
+      lag.lag(watches.delivery),
+    ]);
     const now = api && worker ? counters(api, worker) : null;
     const { load } = input;
     const sample: SoakSample = {
@@ -81,7 +87,7 @@ export class SoakSampler {
       takenAt: new Date().toISOString(),
       services: { api: serviceMemory(target.pids.api!, api), worker: serviceMemory(target.pids.worker!, worker) },
       stack: stackMemory(servers),
-      lag: { worker: workerLag, delivery: deliveryLag },
+      lag: { worker: workerLag, rules: rulesLag, delivery: deliveryLag },
       counters: now,
       loadErrors: input.loadErrors,
       serviceErrors: serviceErrorsSince(this.#baseline, now),
@@ -97,16 +103,21 @@ export class SoakSampler {
   }
 
   /**
-   * Waits until neither group has anything uncommitted and every alert the worker fired reached the
+   * Waits until no group has anything uncommitted and every alert the worker fired reached the
    * receiver; resolves with the seconds since `since` (performance.now()), or null once
    * `timeoutSeconds` have passed since then.
    */
   async drained(since: number, timeoutSeconds: number, receiver: AlertReceiver, ruleId: string): Promise<number | null> {
     const { lag, watches } = this.#o;
     while (performance.now() - since < timeoutSeconds * 1000) {
-      const [worker, delivery, metrics] = await Promise.all([lag.lag(watches.worker), lag.lag(watches.delivery), scrape(this.#o.target.urls.worker!).catch(() => null)]);
+      const [worker, rules, delivery, metrics] = await Promise.all([
+        lag.lag(watches.worker),
+        lag.lag(watches.rules),
+        lag.lag(watches.delivery),
+        scrape(this.#o.target.urls.worker!).catch(() => null),
+      ]);
       const fired = metrics ? firedOf(metrics) : Number.POSITIVE_INFINITY;
-      if (worker === 0 && delivery === 0 && receiver.arrivals(ruleId).length >= fired) return (performance.now() - since) / 1000;
+      if (worker === 0 && rules === 0 && delivery === 0 && receiver.arrivals(ruleId).length >= fired) return (performance.now() - since) / 1000;
       await delay(1000);
     }
     return null;
@@ -127,6 +138,6 @@ function describe(s: SoakSample): string {
   const rate = s.eventsPerSecond === null ? '' : `${Math.round(s.eventsPerSecond)} events/s, p99 ${s.load?.latencyMs?.p99 ?? 'n/a'} ms; `;
   return (
     `${s.label} (t=${Math.round(s.atSeconds)} s): ${rate}RSS api ${mb(s.services.api.rssBytes)} MB worker ${mb(s.services.worker.rssBytes)} MB; ` +
-    `lag worker ${s.lag.worker ?? 'n/a'} delivery ${s.lag.delivery ?? 'n/a'}; errors load ${s.loadErrors} service ${s.serviceErrors ?? 'n/a'}`
+    `lag worker ${s.lag.worker ?? 'n/a'} rules ${s.lag.rules ?? 'n/a'} delivery ${s.lag.delivery ?? 'n/a'}; errors load ${s.loadErrors} service ${s.serviceErrors ?? 'n/a'}`
   );
 }

@@ -123,6 +123,7 @@ async function main(): Promise<void> {
   const topics = topicsFor(target.kafka!.eventsTopic.slice(0, -'events'.length));
   const watches = {
     worker: { label: 'worker', groupId: topics.workerGroup, topic: topics.events },
+    rules: { label: 'rules', groupId: topics.rulesGroup, topic: topics.events },
     delivery: { label: 'delivery', groupId: topics.deliveryGroup, topic: topics.deliveries },
   };
 

@@ -28,8 +28,8 @@ export interface ServiceMetrics {
   readonly kafkaProduceDuration: Histogram<'topic'>;
   readonly kafkaProduceMessages: Counter<'topic'>;
   readonly kafkaProduceErrors: Counter<'topic'>;
-  readonly kafkaConsumerLag: Gauge<'topic' | 'partition'>;
-  readonly kafkaConsumerReplacements: Counter<'topic'>;
+  readonly kafkaConsumerLag: Gauge<'topic' | 'group' | 'partition'>;
+  readonly kafkaConsumerReplacements: Counter<'topic' | 'group'>;
   readonly clickhouseInsertRows: Counter;
   readonly clickhouseInsertBatches: Counter;
   readonly clickhouseInsertDuration: Histogram;
@@ -89,8 +89,8 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     kafkaProduceDuration: histogram('eas_kafka_produce_duration_seconds', 'One Kafka produce call, from send to acknowledgement', PRODUCE_BUCKETS, ['topic']),
     kafkaProduceMessages: counter('eas_kafka_produce_messages_total', 'Messages produced to Kafka and acknowledged', ['topic']),
     kafkaProduceErrors: counter('eas_kafka_produce_errors_total', 'Kafka produce calls that failed, including ones refused by the open circuit breaker', ['topic']),
-    kafkaConsumerLag: gauge('eas_kafka_consumer_lag', 'Messages behind the log end, per partition this process consumes', ['topic', 'partition']),
-    kafkaConsumerReplacements: counter('eas_kafka_consumer_replacements_total', 'Kafka consumers that crashed and were replaced by a new one', ['topic']),
+    kafkaConsumerLag: gauge('eas_kafka_consumer_lag', 'Messages behind the log end, per consumer group and partition this process consumes', ['topic', 'group', 'partition']),
+    kafkaConsumerReplacements: counter('eas_kafka_consumer_replacements_total', 'Kafka consumers that crashed and were replaced by a new one', ['topic', 'group']),
     clickhouseInsertRows: counter('eas_clickhouse_insert_rows_total', 'Rows inserted into the events table'),
     clickhouseInsertBatches: counter('eas_clickhouse_insert_batches_total', 'INSERT statements into the events table'),
     clickhouseInsertDuration: histogram('eas_clickhouse_insert_duration_seconds', 'One INSERT into the events table', INSERT_BUCKETS),
@@ -136,22 +136,28 @@ export interface KafkaBusMetrics {
   produced(topic: string, messages: number, seconds: number): void;
   /** A produce call failed, or was refused before it reached Kafka. */
   produceFailed(topic: string): void;
-  /** Messages behind the log end of a partition, as of the batch just fetched. */
-  consumerLag(topic: string, partition: number, lag: number): void;
-  /** The partitions of `topic` this process now consumes; the lag of the others is no longer its to report. */
-  partitionsAssigned(topic: string, partitions: readonly number[]): void;
-  /** A consumer of `topic` crashed; a new one is being started in its place. */
-  consumerReplaced(topic: string): void;
+  /** Messages of a partition behind the log end for a consumer group, as of the batch just fetched. */
+  consumerLag(topic: string, group: string, partition: number, lag: number): void;
+  /** The partitions of `topic` this process's member of `group` now consumes; the lag of the others is no longer its to report. */
+  partitionsAssigned(topic: string, group: string, partitions: readonly number[]): void;
+  /** A consumer of `topic` in `group` crashed; a new one is being started in its place. */
+  consumerReplaced(topic: string, group: string): void;
 }
 
 export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaBusMetrics {
-  const label = topicLabeller(topics);
+  const label = nameLabeller(topics);
   const lagReported = new Map<string, Set<number>>();
   for (const topic of [topics.events, topics.deliveries, topics.eventsDeadLetter, topics.deliveriesDeadLetter]) {
     metrics.kafkaProduceMessages.inc({ topic: label(topic) }, 0);
     metrics.kafkaProduceErrors.inc({ topic: label(topic) }, 0);
   }
-  for (const topic of [topics.events, topics.deliveries]) metrics.kafkaConsumerReplacements.inc({ topic: label(topic) }, 0);
+  for (const [topic, group] of [
+    [topics.events, topics.workerGroup],
+    [topics.events, topics.rulesGroup],
+    [topics.deliveries, topics.deliveryGroup],
+  ] as const) {
+    metrics.kafkaConsumerReplacements.inc({ topic: label(topic), group: label(group) }, 0);
+  }
   return {
     produced(topic, messages, seconds) {
       const labels = { topic: label(topic) };
@@ -161,24 +167,25 @@ export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaB
     produceFailed(topic) {
       metrics.kafkaProduceErrors.inc({ topic: label(topic) });
     },
-    consumerLag(topic, partition, lag) {
-      const name = label(topic);
-      metrics.kafkaConsumerLag.set({ topic: name, partition: String(partition) }, Math.max(0, lag));
-      let reported = lagReported.get(name);
-      if (!reported) lagReported.set(name, (reported = new Set()));
+    consumerLag(topic, group, partition, lag) {
+      const labels = { topic: label(topic), group: label(group) };
+      metrics.kafkaConsumerLag.set({ ...labels, partition: String(partition) }, Math.max(0, lag));
+      const key = `${labels.topic}\u0000${labels.group}`;
+      let reported = lagReported.get(key);
+      if (!reported) lagReported.set(key, (reported = new Set()));
       reported.add(partition);
     },
-    consumerReplaced(topic) {
-      metrics.kafkaConsumerReplacements.inc({ topic: label(topic) });
+    consumerReplaced(topic, group) {
+      metrics.kafkaConsumerReplacements.inc({ topic: label(topic), group: label(group) });
     },
-    partitionsAssigned(topic, partitions) {
-      const name = label(topic);
-      const reported = lagReported.get(name);
+    partitionsAssigned(topic, group, partitions) {
+      const labels = { topic: label(topic), group: label(group) };
+      const reported = lagReported.get(`${labels.topic}\u0000${labels.group}`);
       if (!reported) return;
       const kept = new Set(partitions);
       for (const partition of reported) {
         if (kept.has(partition)) continue;
-        metrics.kafkaConsumerLag.remove({ topic: name, partition: String(partition) });
+        metrics.kafkaConsumerLag.remove({ ...labels, partition: String(partition) });
         reported.delete(partition);
       }
     },
@@ -186,13 +193,12 @@ export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaB
 }
 
 /**
- * `events`, `deliveries`, … for the deployment's own topics; `other` for anything else, so that a
- * topic name never adds series without bound.
+ * `events`, `deliveries`, `worker`, … for the deployment's own topics and consumer groups; `other` for
+ * anything else, so that a name never adds series without bound.
  */
-function topicLabeller(topics: Topics): (topic: string) => string {
+function nameLabeller(topics: Topics): (name: string) => string {
   const prefix = topics.events.slice(0, topics.events.length - 'events'.length);
-  const known = new Map<string, string>(
-    [topics.events, topics.eventsDeadLetter, topics.deliveries, topics.deliveriesDeadLetter].map((topic) => [topic, topic.slice(prefix.length)]),
-  );
-  return (topic) => known.get(topic) ?? 'other';
+  const names = [topics.events, topics.eventsDeadLetter, topics.deliveries, topics.deliveriesDeadLetter, topics.workerGroup, topics.rulesGroup, topics.deliveryGroup];
+  const known = new Map<string, string>(names.map((name) => [name, name.slice(prefix.length)]));
+  return (name) => known.get(name) ?? 'other';
 }

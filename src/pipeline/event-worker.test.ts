@@ -1,73 +1,90 @@
 import { describe, expect, it } from 'vitest';
 import { encodeEventMessages } from '../domain/messages/event-message.js';
-import { APP_A, consumedBatch, storedEvent } from '../../test/helpers/pipeline-fixtures.js';
-import { eventChain, type EventSteps } from './event-worker.js';
+import { APP_A, APP_B, consumedBatch, storedEvent } from '../../test/helpers/pipeline-fixtures.js';
+import { alertChain, storeChain, type EventSteps } from './event-worker.js';
 
-/** Steps that record the order they ran in; `failAt` makes that step throw. */
-function recordingSteps(failAt?: keyof EventSteps) {
+/** Steps that record the order they ran in; `failAt` makes that step throw; only `withRules` have rules. */
+function recordingSteps(options: { failAt?: keyof EventSteps; withRules?: readonly string[] } = {}) {
   const ran: string[] = [];
   const evaluated: Array<Parameters<EventSteps['evaluate']>[0]> = [];
+  const withRules = new Set(options.withRules ?? [APP_A, APP_B]);
   const run = <T>(name: keyof EventSteps, outcome: T): Promise<T> => {
     ran.push(name);
-    return name === failAt ? Promise.reject(new Error(`${name} failed`)) : Promise.resolve(outcome);
+    return name === options.failAt ? Promise.reject(new Error(`${name} failed`)) : Promise.resolve(outcome);
   };
   const steps: EventSteps = {
     deadLetter: (dead) => run('deadLetter', { step: 'dead-lettered', count: dead.length }),
     store: (decoded) => run('store', { step: 'stored', inserted: decoded.events.length }),
+    hasRules: (appId) => run('hasRules', withRules.has(appId)),
     evaluate: (byApp) => (evaluated.push(byApp), run('evaluate', { step: 'evaluated', jobs: [], evaluations: 0, triggers: { fired: 0, again: 0, cooldown: 0, counted: 0, seen: 0, late: 0 } })),
     enqueue: (jobs) => run('enqueue', { step: 'enqueued', count: jobs.length }),
   };
   return { steps, ran, evaluated };
 }
 
-describe('eventChain', () => {
-  const batch = consumedBatch([...encodeEventMessages([storedEvent(APP_A, 'x')]), { key: APP_A, value: Buffer.from('nope') }]);
+const batch = consumedBatch([...encodeEventMessages([storedEvent(APP_A, 'x')]), { key: APP_A, value: Buffer.from('nope') }]);
 
-  it('dead-letters first, then stores alongside evaluate and enqueue, and returns each outcome', async () => {
+describe('storeChain', () => {
+  it('dead-letters first, then stores, and returns each outcome', async () => {
     const { steps, ran } = recordingSteps();
-    const outcomes = await eventChain(steps)(batch);
-    expect(ran[0]).toBe('deadLetter');
-    expect(ran.indexOf('evaluate')).toBeLessThan(ran.indexOf('enqueue'));
-    expect([...ran].sort()).toEqual(['deadLetter', 'enqueue', 'evaluate', 'store']);
-    expect(outcomes.map((o) => o.step)).toEqual(['decoded', 'dead-lettered', 'stored', 'evaluated', 'enqueued']);
+    const outcomes = await storeChain(steps)(batch);
+    expect(ran).toEqual(['deadLetter', 'store']);
+    expect(outcomes.map((o) => o.step)).toEqual(['decoded', 'dead-lettered', 'stored']);
     expect(outcomes[1].count).toBe(1);
     expect(outcomes[2].inserted).toBe(1);
   });
 
-  it('evaluates every event of the batch by app, in partition order', async () => {
+  it('rejects when the store fails, so the batch is consumed again', async () => {
+    const { steps } = recordingSteps({ failAt: 'store' });
+    await expect(storeChain(steps)(batch)).rejects.toThrow('store failed');
+  });
+
+  it('does not store after dead-lettering fails', async () => {
+    const { steps, ran } = recordingSteps({ failAt: 'deadLetter' });
+    await expect(storeChain(steps)(batch)).rejects.toThrow('deadLetter failed');
+    expect(ran).toEqual(['deadLetter']);
+  });
+});
+
+describe('alertChain', () => {
+  it('evaluates every event of the batch by app, in partition order, then enqueues what fired', async () => {
     const first = storedEvent(APP_A, 'x');
     const second = storedEvent(APP_A, 'y');
-    const { steps, evaluated } = recordingSteps();
-    await eventChain(steps)(consumedBatch([...encodeEventMessages([first]), ...encodeEventMessages([second])]));
+    const { steps, ran, evaluated } = recordingSteps();
+    const outcomes = await alertChain(steps)(consumedBatch([...encodeEventMessages([first]), ...encodeEventMessages([second])]));
     expect(evaluated).toEqual([new Map([[APP_A, [first, second]]])]);
+    expect(ran).toEqual(['hasRules', 'evaluate', 'enqueue']);
+    expect(outcomes.map((o) => o.step)).toEqual(['decoded', 'evaluated', 'enqueued']);
   });
 
-  it('rejects when the store fails, after the alerts were enqueued, so the batch is consumed again', async () => {
-    const { steps, ran } = recordingSteps('store');
-    await expect(eventChain(steps)(batch)).rejects.toThrow('store failed');
-    expect([...ran].sort()).toEqual(['deadLetter', 'enqueue', 'evaluate', 'store']);
+  it('leaves what cannot be decoded to the storing group: nothing is dead-lettered twice', async () => {
+    const { steps, ran } = recordingSteps();
+    const [decoded] = await alertChain(steps)(batch);
+    expect(decoded.dead).toHaveLength(1);
+    expect(ran).not.toContain('deadLetter');
   });
 
-  it('enqueues nothing when evaluation fails, and rejects once the store has settled', async () => {
-    let storeSettled = false;
-    const { steps, ran } = recordingSteps('evaluate');
-    const slowStore: EventSteps = {
-      ...steps,
-      store: async (decoded) => {
-        const outcome = await steps.store(decoded);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        storeSettled = true;
-        return outcome;
-      },
-    };
-    await expect(eventChain(slowStore)(batch)).rejects.toThrow('evaluate failed');
-    expect(storeSettled).toBe(true);
+  it('skips the messages of apps without rules, undecoded, and evaluates the rest', async () => {
+    const ofA = storedEvent(APP_A, 'x');
+    const ofB = storedEvent(APP_B, 'y');
+    const { steps, evaluated } = recordingSteps({ withRules: [APP_B] });
+    // The message of APP_A would be a dead letter if it were decoded.
+    const [decoded] = await alertChain(steps)(consumedBatch([...encodeEventMessages([ofB]), { key: APP_A, value: Buffer.from('nope') }, ...encodeEventMessages([ofA])]));
+    expect(decoded.dead).toEqual([]);
+    expect(evaluated).toEqual([new Map([[APP_B, [ofB]]])]);
+  });
+
+  it('decodes a message whose key is not an app id, and evaluates its events by their app', async () => {
+    const ofA = storedEvent(APP_A, 'x');
+    const { steps, evaluated } = recordingSteps();
+    const [message] = encodeEventMessages([ofA]);
+    await alertChain(steps)(consumedBatch([{ ...message!, key: 'not-an-app' }]));
+    expect(evaluated).toEqual([new Map([[APP_A, [ofA]]])]);
+  });
+
+  it('enqueues nothing when evaluation fails, and rejects so the batch is consumed again', async () => {
+    const { steps, ran } = recordingSteps({ failAt: 'evaluate' });
+    await expect(alertChain(steps)(batch)).rejects.toThrow('evaluate failed');
     expect(ran).not.toContain('enqueue');
-  });
-
-  it('does not run a step after dead-lettering fails', async () => {
-    const { steps, ran } = recordingSteps('deadLetter');
-    await expect(eventChain(steps)(batch)).rejects.toThrow('deadLetter failed');
-    expect(ran).toEqual(['deadLetter']);
   });
 });

@@ -1,4 +1,4 @@
-import type { ConsumedBatch, MessageBus, Subscription } from '../ports/message-bus.js';
+import type { ConsumedBatch, MessageBus, SubscribeOptions, Subscription } from '../ports/message-bus.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { StateStore } from '../ports/state-store.js';
 import { EVENT_PARTITIONS, type Topics } from '../domain/messages/topics.js';
@@ -12,55 +12,68 @@ import { deadLetterStep, type DeadLettered } from './steps/dead-letter.js';
 import { enqueueDeliveriesStep, type Enqueued } from './steps/enqueue-deliveries.js';
 import { evaluateRulesStep, type Evaluated } from './steps/evaluate-rules.js';
 import { eventsByApp, storeEventsStep, type StoredBatch } from './steps/store-events.js';
+import { CANONICAL_UUID } from '../domain/uuid.js';
 
-/** What each step of one batch did, in order: the chain's record of the batch. */
-export type BatchOutcomes = readonly [DecodedBatch, DeadLettered, StoredBatch, Evaluated, Enqueued];
+/** What each step of one batch did in the storing group, in order: the chain's record of the batch. */
+export type StoreOutcomes = readonly [DecodedBatch, DeadLettered, StoredBatch];
+/** The same for the rules group: what was decoded (the events of apps with rules), evaluated, enqueued. */
+export type AlertOutcomes = readonly [DecodedBatch, Evaluated, Enqueued];
 
 /** The steps after decoding, each built with what it needs; decoding is pure and needs nothing. */
 export interface EventSteps {
   readonly deadLetter: (dead: DecodedBatch['dead']) => Promise<DeadLettered>;
   readonly store: (decoded: DecodedBatch) => Promise<StoredBatch>;
+  /** Whether the app has an enabled rule; the others' events are not even decoded for evaluation. */
+  readonly hasRules: (appId: string) => Promise<boolean>;
   readonly evaluate: (byApp: ReadonlyMap<string, readonly StoredEvent[]>) => Promise<Evaluated>;
   readonly enqueue: (jobs: Evaluated['jobs']) => Promise<Enqueued>;
 }
 
 /**
- * The worker, top to bottom: a consumed batch is decoded, what cannot be understood is
- * dead-lettered, and then two things run side by side: the events are stored in one insert, and
- * they are evaluated against each app's rules and the deliveries of what fired are enqueued. Each
- * step returns its outcome; a step that throws fails the batch, once both sides have settled. Only the
+ * The worker consumes the events topic in two consumer groups, each at its own pace, and this is the
+ * storing group's chain: a consumed batch is decoded, what cannot be understood is dead-lettered, and
+ * the events are stored in one insert. Its fetches wait for a good amount of data (large inserts are
+ * what ClickHouse wants). Each step returns its outcome; a step that throws fails the batch. Only the
  * consumer loop commits offsets, and only after this resolves, so everything here is durable before a
  * batch counts as done; a batch that failed, or was cut off by a crash or a rebalance, is consumed
- * again, and every step is idempotent (storing by event id, triggers by rule and event, deliveries by
- * rule action and event).
- *
- * Alerting does not wait for the store: an alert is not held up by the ClickHouse insert (it may reach
- * its receiver a moment before its event is readable), and while ClickHouse is down the batch fails and
- * is retried, but its alerts have gone out on the first try; the retries find the triggers recorded.
+ * again, and storing is idempotent by event id.
  */
-export function eventChain(steps: EventSteps): (batch: ConsumedBatch) => Promise<BatchOutcomes> {
+export function storeChain(steps: Pick<EventSteps, 'deadLetter' | 'store'>): (batch: ConsumedBatch) => Promise<StoreOutcomes> {
   return async (batch) => {
     const decoded = decodeBatch(batch);
     // Dead letters first: once they are durable in their own topic, committing past them loses nothing.
     const deadLettered = await steps.deadLetter(decoded.dead);
-    const alerting = async (): Promise<readonly [Evaluated, Enqueued]> => {
-      const evaluated = await steps.evaluate(eventsByApp(decoded.events));
-      return [evaluated, await steps.enqueue(evaluated.jobs)];
-    };
-    const [stored, [evaluated, enqueued]] = await allOrFirstFailure(steps.store(decoded), alerting());
-    return [decoded, deadLettered, stored, evaluated, enqueued];
+    return [decoded, deadLettered, await steps.store(decoded)];
   };
 }
 
 /**
- * Both results once both settled; otherwise the first failure (in argument order). Unlike Promise.all,
- * it never leaves one side running after the batch has failed: a retry of the batch must not race it.
+ * The rules group's chain: the events of apps that have rules are evaluated against them, and the
+ * deliveries of what fired are enqueued. Its fetches hand over what is there at once, so an alert
+ * waits neither for a fetch to fill up nor for the ClickHouse insert of its event (it may reach its
+ * receiver a moment before its event is readable). The two groups do not hold each other up: while
+ * ClickHouse is down alerts still go out, and while Redis is down events are still stored. What cannot
+ * be decoded is left to the storing group, which dead-letters it. Evaluation is idempotent (triggers
+ * are recorded per rule and event, deliveries are unique per rule action and event), so a batch
+ * consumed again fires nothing twice.
+ *
+ * Messages are keyed by app id (the edge's produce), so a message whose key names an app without
+ * enabled rules is skipped undecoded; a key that is not an app id is decoded and evaluated by the
+ * app ids of its events.
  */
-async function allOrFirstFailure<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
-  const [first, second] = await Promise.allSettled([a, b]);
-  if (first.status === 'rejected') throw first.reason;
-  if (second.status === 'rejected') throw second.reason;
-  return [first.value, second.value];
+export function alertChain(steps: Pick<EventSteps, 'hasRules' | 'evaluate' | 'enqueue'>): (batch: ConsumedBatch) => Promise<AlertOutcomes> {
+  return async (batch) => {
+    const skipped = new Set<string>();
+    const keys = new Set(batch.messages.map((message) => message.key).filter((key) => CANONICAL_UUID.test(key)));
+    await Promise.all(
+      [...keys].map(async (key) => {
+        if (!(await steps.hasRules(key))) skipped.add(key);
+      }),
+    );
+    const decoded = decodeBatch(skipped.size === 0 ? batch : { ...batch, messages: batch.messages.filter((message) => !skipped.has(message.key)) });
+    const evaluated = await steps.evaluate(eventsByApp(decoded.events));
+    return [decoded, evaluated, await steps.enqueue(evaluated.jobs)];
+  };
 }
 
 export interface EventWorkerDeps {
@@ -80,38 +93,42 @@ export function eventSteps(deps: EventWorkerDeps): EventSteps {
   return {
     deadLetter: deadLetterStep({ bus: deps.bus, topic: deps.topics.eventsDeadLetter, logger: deps.logger.child({ component: 'pipeline' }), metrics: deps.metrics }),
     store: storeEventsStep({ events: deps.events }),
+    hasRules: async (appId) => (await deps.ruleSets.forApp(appId)).rulesByEvent.size > 0,
     evaluate: evaluateRulesStep({ ruleSets: deps.ruleSets, state: deps.state, logger: deps.logger.child({ component: 'rules' }), metrics: deps.metrics }),
     enqueue: enqueueDeliveriesStep(deps.deliveries),
   };
 }
 
-/** The events topic's consumer group member that runs the chain on every batch. */
+/** The events topic's two consumer group members: one stores the events, one runs the rules. */
 export class EventWorker {
   readonly #deps: EventWorkerDeps;
-  readonly #chain: (batch: ConsumedBatch) => Promise<BatchOutcomes>;
-  #subscription: Subscription | undefined;
+  readonly #steps: EventSteps;
+  #subscriptions: Subscription[] = [];
 
   constructor(deps: EventWorkerDeps) {
     this.#deps = deps;
-    this.#chain = eventChain(eventSteps(deps));
+    this.#steps = eventSteps(deps);
   }
 
   async start(): Promise<void> {
     const { bus, topics } = this.#deps;
     await bus.ensureTopic(topics.eventsDeadLetter, EVENT_PARTITIONS);
-    this.#subscription = await bus.subscribe({
-      groupId: topics.workerGroup,
-      topic: topics.events,
-      handler: async (batch) => {
-        await this.#chain(batch);
-      },
-      fromBeginning: true,
-    });
+    const groups: Array<Pick<SubscribeOptions, 'groupId' | 'startAtGroup' | 'batching'> & { chain: (batch: ConsumedBatch) => Promise<unknown> }> = [
+      { groupId: topics.workerGroup, chain: storeChain(this.#steps) },
+      // A deployment that had one group doing both takes the rules up where that group was, instead
+      // of evaluating the whole retained log against today's rules.
+      { groupId: topics.rulesGroup, chain: alertChain(this.#steps), startAtGroup: topics.workerGroup, batching: 'latency' },
+    ];
+    for (const { chain, ...group } of groups) {
+      const handler = async (batch: ConsumedBatch): Promise<void> => {
+        await chain(batch);
+      };
+      this.#subscriptions.push(await bus.subscribe({ ...group, topic: topics.events, fromBeginning: true, handler }));
+    }
   }
 
-  /** Stops fetching and waits for the batch in progress to finish its chain and be committed. */
+  /** Stops fetching and waits for the batches in progress to finish their chains and be committed. */
   async stop(): Promise<void> {
-    await this.#subscription?.stop();
-    this.#subscription = undefined;
+    await Promise.all(this.#subscriptions.splice(0).map((subscription) => subscription.stop()));
   }
 }

@@ -51,6 +51,13 @@ export interface SubscribeOptions {
    */
   readonly fromBeginning?: boolean;
   /**
+   * A group that has no committed offsets yet starts where this other group of the same topic is,
+   * partition by partition (and as `fromBeginning` says where that group has none either). It lets a
+   * new group take over from an existing one without reading the whole log again, as when a deployment
+   * adds a consumer group to a topic that has been consumed for a while.
+   */
+  readonly startAtGroup?: string;
+  /**
    * `throughput` (the default) lets a fetch wait briefly for more data, so that batches are large;
    * `latency` hands over each message as soon as it is there (alert deliveries).
    */

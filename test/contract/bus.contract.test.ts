@@ -75,6 +75,12 @@ function collect(into: Received[]): BatchHandler {
 }
 
 const ids = (received: readonly Received[]): string[] => received.map((r) => `${r.key}#${r.seq}`);
+/** The same names as `ids` gives, for messages as produced. */
+const sentIds = (sent: readonly OutgoingMessage[]): string[] =>
+  sent.map((m) => {
+    const { key, seq } = JSON.parse(m.value.toString('utf8')) as Payload;
+    return `${key}#${seq}`;
+  });
 
 for (const implementation of implementations) {
   describe(`MessageBus contract: ${implementation.name}`, () => {
@@ -304,7 +310,7 @@ for (const implementation of implementations) {
         expect(a).toHaveLength(40);
         expect(b).toHaveLength(40);
       });
-      const expected = produced.map((m) => `${m.key}#${(JSON.parse(m.value.toString()) as Payload).seq}`).sort();
+      const expected = sentIds(produced).sort();
       expect(ids(a).sort()).toEqual(expected);
       expect(ids(b).sort()).toEqual(expected);
     });
@@ -352,6 +358,56 @@ for (const implementation of implementations) {
       const seqs = received.map((r) => r.seq);
       expect(seqs).not.toContain(0);
       expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    });
+
+    it('starts a new group where another group is when told to, and from then on at its own offsets', async () => {
+      const topic = await newTopic(2);
+      const leader = uniqueName('group_leader');
+      const follower = uniqueName('group_follower');
+      // A group that finishes nothing: where the log is trimmed to what some group still needs, this
+      // keeps the early messages, so that a follower starting from the beginning would see them.
+      let held = 0;
+      const holding = await subscribe({
+        groupId: uniqueName('group_holder'),
+        topic,
+        handler: () => {
+          held++;
+          return Promise.reject(new Error('holds the log'));
+        },
+      });
+      const early = spread(20, 4);
+      await bus.produce(topic, early);
+      const led: Received[] = [];
+      const leading = await subscribe({ groupId: leader, topic, handler: collect(led) });
+      await until(() => expect(led).toHaveLength(20));
+      await until(() => expect(held).toBeGreaterThan(0));
+      await Promise.all([leading.stop(), holding.stop()]);
+
+      const later = spread(30, 4).slice(20);
+      await bus.produce(topic, later);
+      const followed: Received[] = [];
+      const following = await subscribe({ groupId: follower, topic, startAtGroup: leader, handler: collect(followed) });
+      await until(() => expect(followed).toHaveLength(10));
+      // The leader's finished messages are not read again: the follower began where the leader stopped.
+      expect(ids(followed).sort()).toEqual(sentIds(later).sort());
+      await following.stop();
+
+      // Once the follower has offsets of its own, they win over the leader's (still at message 20).
+      const last = spread(35, 4).slice(30);
+      await bus.produce(topic, last);
+      const resumed: Received[] = [];
+      await subscribe({ groupId: follower, topic, startAtGroup: leader, handler: collect(resumed) });
+      await until(() => expect(resumed).toHaveLength(5));
+      expect(ids(resumed).sort()).toEqual(sentIds(last).sort());
+
+    });
+
+    it('starts a group told to follow one that never consumed as fromBeginning says', async () => {
+      const topic = await newTopic(2);
+      await bus.produce(topic, spread(12, 4));
+      const fresh: Received[] = [];
+      await subscribe({ groupId: uniqueName('group_fresh'), topic, startAtGroup: uniqueName('group_absent'), handler: collect(fresh) });
+      await until(() => expect(fresh).toHaveLength(12));
     });
 
     it('stops its subscriptions on close and refuses work afterwards', async () => {

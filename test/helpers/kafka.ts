@@ -33,7 +33,7 @@ export async function laggingPartitions(brokers: string[], prefix: string): Prom
   await admin.connect();
   try {
     const lagging: PartitionLag[] = [];
-    for (const [group, topic] of [[topics.workerGroup, topics.events], [topics.deliveryGroup, topics.deliveries]] as const) {
+    for (const [group, topic] of [[topics.workerGroup, topics.events], [topics.rulesGroup, topics.events], [topics.deliveryGroup, topics.deliveries]] as const) {
       const offsets = new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), end: Number(o.high) }]));
       const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
       for (const p of committed?.partitions ?? []) {

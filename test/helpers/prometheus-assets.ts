@@ -167,17 +167,19 @@ export const FIRING_SCENARIOS: readonly Scenario[] = [
   scenario([series('eas_rate_limiter_failing_open', api, '0 0 1x6')], '6m', 'EventAlertingRateLimiterFailingOpen', [{ severity: 'warning', ...api }]),
   scenario(
     [
-      series('eas_kafka_consumer_lag', { ...worker, topic: 'events', partition: '0' }, '0+1000x40'),
+      series('eas_kafka_consumer_lag', { ...worker, topic: 'events', group: 'worker', partition: '0' }, '0+1000x40'),
       // A stale report of partition 0 from a worker that lost it in a rebalance: not counted twice.
-      series('eas_kafka_consumer_lag', { ...worker, instance: 'worker-2:3000', topic: 'events', partition: '0' }, '5000x40'),
-      series('eas_kafka_consumer_lag', { ...worker, instance: 'worker-2:3000', topic: 'events', partition: '1' }, '0+500x40'),
+      series('eas_kafka_consumer_lag', { ...worker, instance: 'worker-2:3000', topic: 'events', group: 'worker', partition: '0' }, '5000x40'),
+      series('eas_kafka_consumer_lag', { ...worker, instance: 'worker-2:3000', topic: 'events', group: 'worker', partition: '1' }, '0+500x40'),
+      // The other group on the topic keeps up: the alert names the group that lags.
+      series('eas_kafka_consumer_lag', { ...worker, topic: 'events', group: 'rules', partition: '0' }, '0x40'),
     ],
     '30m',
     'EventAlertingConsumerLagGrowing',
-    [{ severity: 'warning', topic: 'events' }],
+    [{ severity: 'warning', topic: 'events', group: 'worker' }],
   ),
   // A large lag that is draining is not growing.
-  scenario([series('eas_kafka_consumer_lag', { ...worker, topic: 'events', partition: '0' }, '50000-1000x40')], '30m', 'EventAlertingConsumerLagGrowing', []),
+  scenario([series('eas_kafka_consumer_lag', { ...worker, topic: 'events', group: 'worker', partition: '0' }, '50000-1000x40')], '30m', 'EventAlertingConsumerLagGrowing', []),
   scenario(
     [series('eas_events_accepted_total', api, '0+10x40'), series('eas_clickhouse_insert_rows_total', worker, '100x40')],
     '25m',
@@ -223,7 +225,7 @@ export function healthyScenario(alertNames: readonly string[]): Scenario {
     series('eas_http_requests_total', { ...api, ...ingestRoute, status: '202' }, '0+100x40'),
     series('eas_http_requests_total', { ...api, ...ingestRoute, status: '500' }, '0+1x40'),
     series('eas_rate_limiter_failing_open', api, '0x40'),
-    series('eas_kafka_consumer_lag', { ...worker, topic: 'events', partition: '0' }, '200x40'),
+    series('eas_kafka_consumer_lag', { ...worker, topic: 'events', group: 'worker', partition: '0' }, '200x40'),
     series('eas_events_accepted_total', api, '0+100x40'),
     series('eas_clickhouse_insert_rows_total', worker, '0+100x40'),
     series('eas_clickhouse_insert_errors_total', worker, '0x40'),

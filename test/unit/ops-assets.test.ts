@@ -377,6 +377,7 @@ describe('deploy/k8s', () => {
     const topics = topicsFor(configMap.data!.KAFKA_TOPIC_PREFIX!);
     expect(scaledObject!.spec.triggers.map((t) => [t.type, t.metadata.topic, t.metadata.consumerGroup])).toEqual([
       ['kafka', topics.events, topics.workerGroup],
+      ['kafka', topics.events, topics.rulesGroup],
       ['kafka', topics.deliveries, topics.deliveryGroup],
     ]);
     for (const trigger of scaledObject!.spec.triggers) {

@@ -215,9 +215,40 @@ export class KafkaBus implements MessageBus {
       metrics: this.#metrics,
       stopped: (subscription) => this.#subscriptions.delete(subscription),
     });
+    if (options.startAtGroup !== undefined) await this.#startAtGroup(options.groupId, options.topic, options.startAtGroup);
     await member.start();
     this.#subscriptions.add(member);
     return member;
+  }
+
+  /**
+   * Gives `groupId`, if it has no committed offset on `topic`, the committed offsets of `from` (where
+   * `from` has them). Two processes may do this at once: both write the same offsets, and the one
+   * that comes second finds the group running (the first has joined), which means it was done.
+   */
+  async #startAtGroup(groupId: string, topic: string, from: string): Promise<void> {
+    const admin = this.#kafka.admin();
+    await admin.connect();
+    try {
+      const committed = async (group: string) =>
+        (await admin.fetchOffsets({ groupId: group, topics: [topic] })).flatMap((t) => t.partitions).filter((p) => Number(p.offset) >= 0);
+      let own: Awaited<ReturnType<typeof committed>> = [];
+      await untilTopicKnown(async () => (own = await committed(groupId)));
+      if (own.length > 0) return;
+      const partitions = (await committed(from)).map(({ partition, offset }) => ({ partition, offset }));
+      if (partitions.length === 0) return;
+      try {
+        // Refused while the group has members.
+        await admin.setOffsets({ groupId, topic, partitions });
+      } catch (error) {
+        const [group] = (await admin.describeGroups([groupId])).groups;
+        if (group && group.state !== 'Empty' && group.state !== 'Dead') return;
+        throw error;
+      }
+      this.#logger?.info({ topic, groupId, from, partitions: partitions.length }, 'New consumer group starts where an existing one is');
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   async ping(): Promise<void> {
@@ -392,7 +423,7 @@ class GroupMember implements Subscription {
       this.#parts.logger?.warn({ err: error, topic, groupId }, 'Kafka consumer did not leave its group cleanly; its partitions move once the group drops it');
     } finally {
       this.#parts.stopped(this);
-      this.#parts.metrics?.partitionsAssigned(this.#options.topic, []);
+      this.#parts.metrics?.partitionsAssigned(this.#options.topic, this.#options.groupId, []);
     }
   }
 
@@ -406,7 +437,7 @@ class GroupMember implements Subscription {
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       hasJoined = true;
       // A rebalance may take partitions away: their lag is now another member's to report.
-      this.#parts.metrics?.partitionsAssigned(topic, payload.memberAssignment[topic] ?? []);
+      this.#parts.metrics?.partitionsAssigned(topic, this.#options.groupId, payload.memberAssignment[topic] ?? []);
     });
     // Before the first join a crash rejects the join instead (untilJoined).
     consumer.on(consumer.events.CRASH, ({ payload: { error } }) => {
@@ -428,8 +459,8 @@ class GroupMember implements Subscription {
   #crashed(consumer: Consumer, error: Error): void {
     if (this.#stopping || consumer !== this.#consumer) return;
     const { topic, groupId } = this.#options;
-    this.#parts.metrics?.partitionsAssigned(topic, []);
-    this.#parts.metrics?.consumerReplaced(topic);
+    this.#parts.metrics?.partitionsAssigned(topic, groupId, []);
+    this.#parts.metrics?.consumerReplaced(topic, groupId);
     this.#parts.logger?.error({ err: error, topic, groupId }, 'Kafka consumer crashed; a new one takes its place');
     this.#replaceLater();
   }
@@ -475,7 +506,7 @@ async function handleBatch(options: SubscribeOptions, payload: EachBatchPayload,
   const last = batch.messages[batch.messages.length - 1];
   if (!last) return;
   // What is left behind this batch: the log end (high watermark) minus the batch's last offset, minus 1.
-  metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
+  metrics?.consumerLag(batch.topic, options.groupId, batch.partition, Number(batch.offsetLag()));
   // kafkajs heartbeats only between batches; a handler slower than the session timeout would get the
   // member evicted and its partition handed to another member while this one still works on it.
   // (A rebalance still waits at most the rebalance timeout, 60 s, for this batch to end before it

@@ -165,7 +165,7 @@ export class MemoryBus implements MessageBus {
     return attempt(() => {
       this.#assertOpen();
       const topic = this.#topic(options.topic);
-      const group = topic.group(options.groupId, options.fromBeginning ?? true);
+      const group = topic.group(options.groupId, options.fromBeginning ?? true, options.startAtGroup);
       const member = new Member(options.handler, options.batching ?? 'throughput');
       group.members.push(member);
       group.membershipChanged.notify();
@@ -339,11 +339,13 @@ class Topic {
   }
 
   /** The group's state on this topic, created on its first subscription. */
-  group(id: string, fromBeginning: boolean): Group {
+  group(id: string, fromBeginning: boolean, startAtGroup?: string): Group {
     let group = this.#groups.get(id);
     if (!group) {
-      // Without a committed offset a group starts at the oldest retained message, or at the end.
-      const committed = this.partitions.map((log) => (fromBeginning ? log.startOffset : log.endOffset));
+      // Without a committed offset a group starts where `startAtGroup` is, if that group exists, or
+      // else at the oldest retained message, or at the end.
+      const other = startAtGroup === undefined ? undefined : this.#groups.get(startAtGroup);
+      const committed = other ? [...other.committed] : this.partitions.map((log) => (fromBeginning ? log.startOffset : log.endOffset));
       group = { id, members: [], committed, loops: [], membershipChanged: new Signal() };
       this.#groups.set(id, group);
     }

@@ -7,8 +7,10 @@ export interface Topics {
   readonly events: string;
   /** Event messages the worker could not understand, with the reason in a header. */
   readonly eventsDeadLetter: string;
-  /** The consumer group of the workers that store events and run rules. */
+  /** The consumer group of the workers that store events. */
   readonly workerGroup: string;
+  /** The consumer group of the workers that evaluate events against rules and queue the alerts. */
+  readonly rulesGroup: string;
   /** Alert deliveries to attempt, keyed by delivery id (see pipeline/delivery-worker.ts). */
   readonly deliveries: string;
   /** Deliveries that failed for good (exhausted retries or refused), for the record. */
@@ -29,6 +31,7 @@ export function topicsFor(prefix: string): Topics {
     events: `${prefix}events`,
     eventsDeadLetter: `${prefix}events.dead-letter`,
     workerGroup: `${prefix}worker`,
+    rulesGroup: `${prefix}rules`,
     deliveries: `${prefix}deliveries`,
     deliveriesDeadLetter: `${prefix}deliveries.dead-letter`,
     deliveryGroup: `${prefix}delivery`,

@@ -27,7 +27,7 @@ export interface EvaluateRulesDeps {
 }
 
 /**
- * Rule evaluation, which runs beside storing (event-worker.ts): each event of the batch against its
+ * Rule evaluation, in the rules group's chain (event-worker.ts): each event of the batch against its
  * app's enabled rules for that event name. It returns the delivery jobs of what fired; the next step
  * creates them.
  *
