@@ -85,6 +85,12 @@ const EMBEDDED_BUS_MAX_RETAINED_BYTES = 256 * 1024 * 1024;
  * milliseconds, each a part for chDB to merge on the cores the edge needs.
  */
 const EMBEDDED_BUS_FETCH_WAIT = { minBytes: 1024 * 1024, maxWaitMs: 100 };
+/**
+ * How long embedded mode's rule evaluation and alert sending let a batch gather more (see
+ * MemoryBusOptions.latencyWaitMs): without it a busy edge's every produce call was a batch of its own,
+ * and a commit to the journal, for each of them.
+ */
+const EMBEDDED_BUS_LATENCY_WAIT_MS = 5;
 
 /** Where embedded mode keeps its files; the service and the CLI must open the very same ones. */
 function embeddedPaths(config: Config): { metadata: string; chdb: string; bus: string } {
@@ -152,6 +158,7 @@ async function openAdapters(config: Config, logger: Logger, busMetrics: KafkaBus
         journal: new SqliteBusJournal(embeddedPaths(config).bus),
         maxRetainedBytesPerTopic: EMBEDDED_BUS_MAX_RETAINED_BYTES,
         fetchWait: EMBEDDED_BUS_FETCH_WAIT,
+        latencyWaitMs: EMBEDDED_BUS_LATENCY_WAIT_MS,
         logger: logger.child({ component: 'bus' }),
       }),
       state,

@@ -114,10 +114,11 @@ export class EventWorker {
     const { bus, topics } = this.#deps;
     await bus.ensureTopic(topics.eventsDeadLetter, EVENT_PARTITIONS);
     const groups: Array<Pick<SubscribeOptions, 'groupId' | 'startAtGroup' | 'batching'> & { chain: (batch: ConsumedBatch) => Promise<unknown> }> = [
-      { groupId: topics.workerGroup, chain: storeChain(this.#steps) },
       // A deployment that had one group doing both takes the rules up where that group was, instead
-      // of evaluating the whole retained log against today's rules.
+      // of evaluating the whole retained log against today's rules. First, so that it takes them up
+      // before this process's storing member moves that group on.
       { groupId: topics.rulesGroup, chain: alertChain(this.#steps), startAtGroup: topics.workerGroup, batching: 'latency' },
+      { groupId: topics.workerGroup, chain: storeChain(this.#steps) },
     ];
     for (const { chain, ...group } of groups) {
       const handler = async (batch: ConsumedBatch): Promise<void> => {

@@ -9,8 +9,8 @@ afterEach(async () => {
   await Promise.all(buses.splice(0).map((bus) => bus.close()));
 });
 
-async function openBus(fetchWait: { minBytes: number; maxWaitMs: number }): Promise<MemoryBus> {
-  const bus = new MemoryBus({ fetchWait });
+async function openBus(fetchWait: { minBytes: number; maxWaitMs: number }, latencyWaitMs?: number): Promise<MemoryBus> {
+  const bus = new MemoryBus({ fetchWait, latencyWaitMs });
   buses.push(bus);
   await bus.ensureTopic(TOPIC, 1);
   return bus;
@@ -51,6 +51,29 @@ describe('MemoryBus fetch wait', () => {
     await produceOne(bus, 200);
     await until(() => expect(throughput).toHaveLength(1));
     expect(sizes(throughput)).toEqual([[200, 200, 200, 200, 200]]);
+  });
+
+  it("gathers a latency subscription's messages for its own short wait, counted from the first one's produce", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const bus = await openBus({ minBytes: 1_000_000, maxWaitMs: 100 }, 5);
+      const latency: ConsumedBatch[] = [];
+      await bus.subscribe({ groupId: 'alerts', topic: TOPIC, handler: collect(latency), batching: 'latency' });
+      // Three produce calls in three turns, no time passing: one batch once the 5 ms are over.
+      for (let i = 0; i < 3; i++) await produceOne(bus, 10);
+      expect(latency).toEqual([]);
+      await vi.advanceTimersByTimeAsync(5);
+      expect(sizes(latency)).toEqual([[10, 10, 10]]);
+      // Long after: the next message waits its own 5 ms, not the throughput subscription's 100.
+      await vi.advanceTimersByTimeAsync(1_000);
+      await produceOne(bus, 20);
+      await vi.advanceTimersByTimeAsync(4);
+      expect(latency).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sizes(latency)).toEqual([[10, 10, 10], [20]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('hands over what it has once the longest wait has passed', async () => {
