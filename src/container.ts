@@ -278,8 +278,8 @@ export async function createContainer(config: Config, logger: Logger, options: {
       stoppers.push({ name: 'event store upkeep', stop: () => upkeep.stop() });
       upkeep.start();
       const eventWorker = new EventWorker({ bus, events, state, topics, ruleSets, deliveries, logger, metrics: serviceMetrics });
-      // Pushed last, so stopped first: the batch in progress is stored, evaluated and committed (its
-      // deliveries queued) before the delivery worker, the bus and the stores close under it.
+      // Pushed last, so stopped first: the batches in progress are stored, or evaluated with their
+      // deliveries queued, and committed before the delivery worker, the bus and the stores close.
       stoppers.push({ name: 'event worker', stop: () => eventWorker.stop() });
       await eventWorker.start();
     }

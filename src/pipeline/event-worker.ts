@@ -103,7 +103,7 @@ export function eventSteps(deps: EventWorkerDeps): EventSteps {
 export class EventWorker {
   readonly #deps: EventWorkerDeps;
   readonly #steps: EventSteps;
-  #subscriptions: Subscription[] = [];
+  readonly #subscriptions: Subscription[] = [];
 
   constructor(deps: EventWorkerDeps) {
     this.#deps = deps;
