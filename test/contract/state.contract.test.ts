@@ -565,6 +565,27 @@ describe('RedisStateStore when Redis goes away and comes back', () => {
     );
   });
 
+  it('fails at once, not a reconnect attempt later, once an outage has lasted longer than the timeout', async () => {
+    await store.set('k', 'v');
+    await proxy.stop();
+    const outageStarted = Date.now();
+    await expect(store.get('k')).rejects.toThrow(/Redis unavailable/);
+    // Past the timeout (1 s) the outage is no blip; reconnect attempts go on once a second meanwhile.
+    await vi.waitFor(() => expect(Date.now() - outageStarted).toBeGreaterThan(1500), { timeout: 5_000, interval: 50 });
+    const took: number[] = [];
+    // Calls spread over more than a second, so that some fall between two reconnect attempts.
+    for (let call = 0; call < 12; call++) {
+      const started = Date.now();
+      await expect(store.get('k')).rejects.toThrow(/Redis unavailable/);
+      took.push(Date.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(Math.max(...took)).toBeLessThan(50);
+
+    await proxy.restart();
+    await vi.waitFor(async () => expect(await store.get('k')).toBe('v'), { timeout: 10_000, interval: 100 });
+  });
+
   it('rejects ping within the timeout when nothing listens at the address', async () => {
     const unreachable = new RedisStateStore({ url: `redis://127.0.0.1:${await freePort()}`, timeoutMs: 1000 });
     try {

@@ -137,6 +137,8 @@ export class RedisStateStore implements StateStore {
   readonly #channels = new Map<string, { handlers: Set<MessageHandler>; active: Promise<void> }>();
   /** The wait for 'ready' in progress per connection, if any. */
   readonly #connecting = new Map<Redis, Promise<void>>();
+  /** Per connection that is down: when it failed first (Date.now()), until it is ready again. */
+  readonly #downSince = new Map<Redis, number>();
   #closed = false;
 
   constructor(options: RedisStateStoreOptions) {
@@ -376,11 +378,18 @@ export class RedisStateStore implements StateStore {
 
   /**
    * Waits until the connection is ready, at most `timeoutMs`; fails at once on a connection error, so
-   * a call during an outage fails fast rather than waiting out the timeout.
+   * a call during an outage fails fast rather than waiting out the timeout. A connection down for
+   * longer than `timeoutMs` is an outage, not a blip: a call then fails at once instead of waiting for
+   * the next reconnect attempt to fail (up to a second each, which made every request that reads a
+   * cache version wait that long while Redis was down).
    */
   async #ready(client: Redis): Promise<Redis> {
     if (this.#closed) throw new Error('state store is closed');
     if (client.status === 'ready') return client;
+    const downSince = this.#downSince.get(client);
+    if (downSince !== undefined && Date.now() - downSince >= this.#timeoutMs) {
+      throw new Error(`Redis unavailable: down for ${Math.round((Date.now() - downSince) / 1000)} s, reconnecting`);
+    }
     let connecting = this.#connecting.get(client);
     if (!connecting) {
       // A lazy client connects on first use; failures reach the `once` below as an 'error' event.
@@ -407,9 +416,11 @@ export class RedisStateStore implements StateStore {
     client.on('error', (error: Error) => {
       if (!healthy) return;
       healthy = false;
+      this.#downSince.set(client, Date.now());
       this.#logger?.warn({ err: error, role }, 'redis connection lost; reconnecting');
     });
     client.on('ready', () => {
+      this.#downSince.delete(client);
       if (healthy) return;
       healthy = true;
       this.#logger?.info({ role }, 'redis connection restored');
