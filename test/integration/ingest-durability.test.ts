@@ -6,6 +6,7 @@ import { startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { generateClientSecret } from '../../src/domain/credentials.js';
 import { isolatedDistributedEnv } from '../helpers/distributed-env.js';
 import { stackControl } from '../helpers/stack-control.js';
+import { PrivateRedis } from '../helpers/private-redis.js';
 import { readAllIds } from '../helpers/read-events.js';
 import { startHttpReceiver } from '../helpers/receivers.js';
 import { isAlive, startService, waitFor, type ServiceProcess } from '../helpers/service-process.js';
@@ -73,6 +74,19 @@ describe('ingest durability (distributed)', () => {
     return { account, appId: res.body.app.id as string, apiKey: res.body.apiKey as string };
   }
 
+  /** An app whose rule sends every `alarm` event to a webhook receiver of the test's own. */
+  async function alarmedAppOn(api: ApiHarness) {
+    const app = await appOn(api);
+    const receiver = await startHttpReceiver();
+    onTestFinished(() => receiver.close());
+    const { auth } = app.account;
+    const destination = await api.request('POST', `/v1/apps/${app.appId}/destinations`, { headers: auth, body: { type: 'webhook', label: 'on call', url: `${receiver.baseUrl}/hook` } });
+    expect(destination.status).toBe(201);
+    const rule = await api.request('POST', `/v1/apps/${app.appId}/notification-rules`, { headers: auth, body: { name: 'Alarm', eventName: 'alarm', actions: [{ destinationId: destination.body.id }] } });
+    expect(rule.status).toBe(201);
+    return { ...app, receiver };
+  }
+
   it('answers 503 fast with Retry-After while Kafka is down, and loses nothing that got a 202', async () => {
     const api = await startApi('distributed');
     harnesses.push(api);
@@ -106,13 +120,7 @@ describe('ingest durability (distributed)', () => {
   it('keeps answering 202 and alerting while ClickHouse is down for 30 s, and every event appears after it returns', async () => {
     const api = await startApi('distributed', { OUTBOUND_ALLOW_PRIVATE: 'true' });
     harnesses.push(api);
-    const { account, appId, apiKey } = await appOn(api);
-    const receiver = await startHttpReceiver();
-    onTestFinished(() => receiver.close());
-    const destination = await api.request('POST', `/v1/apps/${appId}/destinations`, { headers: account.auth, body: { type: 'webhook', label: 'on call', url: `${receiver.baseUrl}/hook` } });
-    expect(destination.status).toBe(201);
-    const rule = await api.request('POST', `/v1/apps/${appId}/notification-rules`, { headers: account.auth, body: { name: 'Alarm', eventName: 'alarm', actions: [{ destinationId: destination.body.id }] } });
-    expect(rule.status).toBe(201);
+    const { account, appId, apiKey, receiver } = await alarmedAppOn(api);
 
     await stackControl('down', 'clickhouse');
     const stoppedAt = Date.now();
@@ -135,6 +143,45 @@ describe('ingest durability (distributed)', () => {
     // Retries of the batches that failed while ClickHouse was down found the alert delivered: one alert.
     expect(receiver.requests).toHaveLength(1);
     // 30 s of outage, then the worker's retry backoff and the catch-up: well past the default timeout.
+  }, 180_000);
+
+  it('stores events while Redis is down, and alerts on them once it is back', async () => {
+    // A Redis of the test's own: the shared one is not the stack's to stop.
+    const redis = await PrivateRedis.start();
+    let redisDown = false;
+    const api = await startApi('distributed', { REDIS_URL: redis.url, OUTBOUND_ALLOW_PRIVATE: 'true' }).catch(async (error: unknown) => {
+      await redis.dispose();
+      throw error;
+    });
+    // Redis comes back before the service stops, whatever happened, so that it can stop cleanly.
+    onTestFinished(async () => {
+      if (redisDown) await redis.restart();
+      await api.stop();
+      await redis.dispose();
+    });
+    const { account, appId, apiKey, receiver } = await alarmedAppOn(api);
+
+    await redis.stop();
+    redisDown = true;
+    const ingestStarted = Date.now();
+    const sent = await ingestLoop(api.url, apiKey, newRecord(), (s) => s.statuses.length >= 20, 20, 25);
+    const alarm = await api.request('POST', '/v1/ingest', { headers: { 'x-api-key': apiKey }, body: { event: 'alarm' } });
+    expect(sent.statuses.every((status) => status === 202)).toBe(true);
+    // Answered without waiting on Redis: the cache versions it would give are read from the database
+    // instead. (Each request used to wait for Redis's next reconnect attempt to fail, 3 to 4 s.)
+    expect(Date.now() - ingestStarted).toBeLessThan(21 * 1000);
+    expect(alarm.status).toBe(202);
+    const accepted = [...sent.accepted, alarm.body.events[0].id as string];
+    // Storing does not use Redis: every event is readable while it is down; rule state lives there,
+    // so the alarm's alert waits for it.
+    await waitFor(async () => (await readAllIds(api.url, appId, account.auth)).length >= accepted.length, 60_000, 'every event stored while Redis is down');
+    expectExactlyOnce(await readAllIds(api.url, appId, account.auth), accepted);
+    expect(receiver.requests).toEqual([]);
+
+    await redis.restart();
+    redisDown = false;
+    await waitFor(() => Promise.resolve(receiver.requests.length > 0), 60_000, 'the alarm alert once Redis is back');
+    expect(JSON.parse(receiver.requests[0]!.body).data.event.id).toBe(alarm.body.events[0].id);
   }, 180_000);
 
   it('shows every event exactly once after the worker is killed mid-stream and restarted', async () => {
