@@ -232,9 +232,7 @@ export class KafkaBus implements MessageBus {
     try {
       const committed = async (group: string) =>
         (await admin.fetchOffsets({ groupId: group, topics: [topic] })).flatMap((t) => t.partitions).filter((p) => Number(p.offset) >= 0);
-      let own: Awaited<ReturnType<typeof committed>> = [];
-      await untilTopicKnown(async () => (own = await committed(groupId)));
-      if (own.length > 0) return;
+      if ((await untilTopicKnown(() => committed(groupId))).length > 0) return;
       const partitions = (await committed(from)).map(({ partition, offset }) => ({ partition, offset }));
       if (partitions.length === 0) return;
       try {
@@ -589,14 +587,13 @@ function errorMessage(error: unknown): string {
  * answers a metadata request ("This server does not host this topic-partition"), more so on a loaded
  * machine. kafkajs marks that error retriable but gives up after its own few retries (or, waiting for
  * a new topic's leaders, not at all); topic creation is not an error worth failing a process start
- * for, so `call` is repeated while it fails that way, bounded.
+ * for, so `call` is repeated while it fails that way, bounded, and its answer returned.
  */
-async function untilTopicKnown(call: () => Promise<unknown>): Promise<void> {
+async function untilTopicKnown<T>(call: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SUBSCRIBE_WAIT_MS;
   for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
     try {
-      await call();
-      return;
+      return await call();
     } catch (error) {
       // By shape, not `instanceof KafkaJSError`: kafkajs is CommonJS and Node's ESM loader does not
       // see that class as a named export.
