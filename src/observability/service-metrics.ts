@@ -146,7 +146,12 @@ export interface KafkaBusMetrics {
 
 export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaBusMetrics {
   const label = nameLabeller(topics);
+  /** The partitions whose lag was reported, per topic and group (by `groupLabels`'s key). */
   const lagReported = new Map<string, Set<number>>();
+  const groupLabels = (topic: string, group: string) => {
+    const labels = { topic: label(topic), group: label(group) };
+    return { labels, key: `${labels.topic}\u0000${labels.group}` };
+  };
   for (const topic of [topics.events, topics.deliveries, topics.eventsDeadLetter, topics.deliveriesDeadLetter]) {
     metrics.kafkaProduceMessages.inc({ topic: label(topic) }, 0);
     metrics.kafkaProduceErrors.inc({ topic: label(topic) }, 0);
@@ -156,7 +161,7 @@ export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaB
     [topics.events, topics.rulesGroup],
     [topics.deliveries, topics.deliveryGroup],
   ] as const) {
-    metrics.kafkaConsumerReplacements.inc({ topic: label(topic), group: label(group) }, 0);
+    metrics.kafkaConsumerReplacements.inc(groupLabels(topic, group).labels, 0);
   }
   return {
     produced(topic, messages, seconds) {
@@ -168,19 +173,18 @@ export function kafkaBusMetrics(metrics: ServiceMetrics, topics: Topics): KafkaB
       metrics.kafkaProduceErrors.inc({ topic: label(topic) });
     },
     consumerLag(topic, group, partition, lag) {
-      const labels = { topic: label(topic), group: label(group) };
+      const { labels, key } = groupLabels(topic, group);
       metrics.kafkaConsumerLag.set({ ...labels, partition: String(partition) }, Math.max(0, lag));
-      const key = `${labels.topic}\u0000${labels.group}`;
       let reported = lagReported.get(key);
       if (!reported) lagReported.set(key, (reported = new Set()));
       reported.add(partition);
     },
     consumerReplaced(topic, group) {
-      metrics.kafkaConsumerReplacements.inc({ topic: label(topic), group: label(group) });
+      metrics.kafkaConsumerReplacements.inc(groupLabels(topic, group).labels);
     },
     partitionsAssigned(topic, group, partitions) {
-      const labels = { topic: label(topic), group: label(group) };
-      const reported = lagReported.get(`${labels.topic}\u0000${labels.group}`);
+      const { labels, key } = groupLabels(topic, group);
+      const reported = lagReported.get(key);
       if (!reported) return;
       const kept = new Set(partitions);
       for (const partition of reported) {
