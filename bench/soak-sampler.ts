@@ -71,14 +71,8 @@ export class SoakSampler {
   }
 
   async take(input: SampleInput): Promise<SoakSample> {
-    const { target, servers, lag, watches } = this.#o;
-    const [api, worker, workerLag, rulesLag, deliveryLag] = await Promise.all([
-      this.#scrape('api'),
-      this.#scrape('worker'),
-      lag.lag(watches.worker),
-      lag.lag(watches.rules),
-      lag.lag(watches.delivery),
-    ]);
+    const { target, servers } = this.#o;
+    const [api, worker, lags] = await Promise.all([this.#scrape('api'), this.#scrape('worker'), this.#lags()]);
     const now = api && worker ? counters(api, worker) : null;
     const { load } = input;
     const sample: SoakSample = {
@@ -87,7 +81,7 @@ export class SoakSampler {
       takenAt: new Date().toISOString(),
       services: { api: serviceMemory(target.pids.api!, api), worker: serviceMemory(target.pids.worker!, worker) },
       stack: stackMemory(servers),
-      lag: { worker: workerLag, rules: rulesLag, delivery: deliveryLag },
+      lag: lags,
       counters: now,
       loadErrors: input.loadErrors,
       serviceErrors: serviceErrorsSince(this.#baseline, now),
@@ -108,19 +102,20 @@ export class SoakSampler {
    * `timeoutSeconds` have passed since then.
    */
   async drained(since: number, timeoutSeconds: number, receiver: AlertReceiver, ruleId: string): Promise<number | null> {
-    const { lag, watches } = this.#o;
     while (performance.now() - since < timeoutSeconds * 1000) {
-      const [worker, rules, delivery, metrics] = await Promise.all([
-        lag.lag(watches.worker),
-        lag.lag(watches.rules),
-        lag.lag(watches.delivery),
-        scrape(this.#o.target.urls.worker!).catch(() => null),
-      ]);
+      const [lags, metrics] = await Promise.all([this.#lags(), scrape(this.#o.target.urls.worker!).catch(() => null)]);
       const fired = metrics ? firedOf(metrics) : Number.POSITIVE_INFINITY;
-      if (worker === 0 && rules === 0 && delivery === 0 && receiver.arrivals(ruleId).length >= fired) return (performance.now() - since) / 1000;
+      if (Object.values(lags).every((lag) => lag === 0) && receiver.arrivals(ruleId).length >= fired) return (performance.now() - since) / 1000;
       await delay(1000);
     }
     return null;
+  }
+
+  /** Every watched group's lag, read at once. */
+  async #lags(): Promise<SoakSample['lag']> {
+    const { lag, watches } = this.#o;
+    const [worker, rules, delivery] = await Promise.all([lag.lag(watches.worker), lag.lag(watches.rules), lag.lag(watches.delivery)]);
+    return { worker, rules, delivery };
   }
 
   async #scrape(role: 'api' | 'worker'): Promise<Metrics | null> {
