@@ -59,7 +59,8 @@ export interface SubscribeOptions {
   readonly startAtGroup?: string;
   /**
    * `throughput` (the default) lets a fetch wait briefly for more data, so that batches are large;
-   * `latency` hands over each message as soon as it is there (alert deliveries).
+   * `latency` hands over each message as soon as it is there (rule evaluation, alert deliveries; the
+   * in-process bus may gather for a few milliseconds first, MemoryBusOptions.latencyWaitMs).
    */
   readonly batching?: 'throughput' | 'latency';
 }

@@ -399,7 +399,6 @@ for (const implementation of implementations) {
       await subscribe({ groupId: follower, topic, startAtGroup: leader, handler: collect(resumed) });
       await until(() => expect(resumed).toHaveLength(5));
       expect(ids(resumed).sort()).toEqual(sentIds(last).sort());
-
     });
 
     it('starts a group told to follow one that never consumed as fromBeginning says', async () => {
