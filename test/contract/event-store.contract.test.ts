@@ -369,6 +369,8 @@ function eventStoreContract({ name, create: createHarness }: EventStoreEngine): 
         "'; DROP TABLE events; --",
         'nul\0inside',
         'line\nbreak\r\n\ttab',
+        '\ttab first, and last\t',
+        '\\N',
         '\x01\x1f\x7f',
         '{customerId:String}',
         '😀 é 中文 \u2028 \uFEFF \u{10FFFF}',

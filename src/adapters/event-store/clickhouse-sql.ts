@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { EventGroupField, EventPosition, EventQuery } from '../../ports/event-store.js';
-import { bindQuery, quoteIdentifier, type QuotedIdentifier, type SqlParam } from './sql.js';
+import { bindQuery, quoteIdentifier, SqlBindError, tsvField, tsvNullableField, type QuotedIdentifier, type SqlParam } from './sql.js';
 import type { TableLayout } from './table-layout.js';
 import { CANONICAL_UUID } from '../../domain/uuid.js';
-import { isWellFormedUnicode } from '../../domain/unicode.js';
 import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/events.js';
 import { dayNumberOf, dayRangeOf, monthRangeOf, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
@@ -11,7 +10,7 @@ import { INTERVALS } from '../../domain/event-stats.js';
 
 /**
  * The statements and row mapping of the events table (created in migrations.ts), shared by both
- * engines. Every value in SQL text goes through bindQuery, inserted rows through JSONEachRow (jsonRow); the
+ * engines. Every value in SQL text goes through bindQuery, every value of an inserted row through tsvField (tsvRow); the
  * database name arrives already quoted.
  */
 
@@ -25,30 +24,28 @@ function millis(date: Date, field: string, id: string): number {
 }
 
 /**
- * Validates one event on its way in and maps it to one JSONEachRow line. JSON.stringify is the
- * escaping here: the row travels as data after the statement, never as SQL text, so no value is ever
- * parsed as SQL. data and metadata are String columns holding JSON text, hence stringified twice.
+ * Validates one event on its way in and maps it to one TabSeparated row, in EVENT_COLUMNS' order.
+ * tsvField is the escaping here: the row travels as data after the statement, never as SQL text, so
+ * no value is ever parsed as SQL. data and metadata are String columns holding JSON text.
+ *
+ * TabSeparated rather than JSONEachRow: ClickHouse 18.16 parsed these rows in about 60 % of the CPU
+ * time (no field names to match), and they are a third shorter to send (bench/NOTES.md).
  */
-function jsonRow(event: StoredEvent): string {
+function tsvRow(event: StoredEvent): string {
   if (!CANONICAL_UUID.test(event.id)) throw new RangeError(`event id must be a lowercase UUID, got ${JSON.stringify(event.id)}`);
   if (!EVENT_LEVELS.includes(event.level)) throw new RangeError(`event ${event.id}: unknown level ${JSON.stringify(event.level)}`);
-  // JSON.stringify writes a lone surrogate as a \u escape, which an engine would decode into some
-  // other string; refuse it, as bindQuery does. (data and metadata are stringified twice, so their
-  // escapes reach the column as text and read back unchanged.)
-  for (const text of [event.appId, event.event, event.customerId ?? '']) {
-    if (!isWellFormedUnicode(text)) throw new RangeError(`event ${event.id}: string contains a lone UTF-16 surrogate, which has no UTF-8 form`);
+  const timestamp = millis(event.timestamp, 'timestamp', event.id);
+  const ingestedAt = millis(event.ingestedAt, 'ingestedAt', event.id);
+  try {
+    // JSON.stringify writes a lone surrogate as a \u escape, which reaches the column as text and reads
+    // back unchanged.
+    const data = tsvField(JSON.stringify(event.data));
+    const metadata = tsvField(JSON.stringify(event.metadata));
+    return `${event.id}\t${tsvField(event.appId)}\t${tsvField(event.event)}\t${tsvNullableField(event.customerId)}\t${event.level}\t${data}\t${metadata}\t${timestamp}\t${ingestedAt}`;
+  } catch (error) {
+    if (error instanceof SqlBindError) throw new RangeError(`event ${event.id}: ${error.message}`);
+    throw error;
   }
-  return JSON.stringify({
-    id: event.id,
-    app_id: event.appId,
-    event: event.event,
-    customer_id: event.customerId,
-    level: event.level,
-    data: JSON.stringify(event.data),
-    metadata: JSON.stringify(event.metadata),
-    timestamp_ms: millis(event.timestamp, 'timestamp', event.id),
-    ingested_at_ms: millis(event.ingestedAt, 'ingestedAt', event.id),
-  });
 }
 
 /**
@@ -66,7 +63,7 @@ export const EVENTS_TABLE = 'events_by_day_v2';
 export const MAX_PARTITIONS_PER_INSERT = 100;
 
 /**
- * The INSERTs for a batch, its rows in the JSONEachRow format after each statement: one for the whole
+ * The INSERTs for a batch, its rows in the TabSeparated format after each statement: one for the whole
  * batch (one part per day, which is what MergeTree wants) unless it spans more than
  * MAX_PARTITIONS_PER_INSERT days. An event repeated within the batch is written once: the counting reads
  * rely on a part never holding two copies of an event. Every engine reads the data format with its
@@ -79,7 +76,7 @@ export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEve
   // hashes V8 keeps, where a joined key was a new string to hash for every event.
   const byDay = new Map<number, Map<string, Map<string, string>>>();
   for (const event of events) {
-    const line = jsonRow(event);
+    const line = tsvRow(event);
     const day = dayNumberOf(event.timestamp.getTime());
     const lines = entryOf(entryOf(byDay, day, () => new Map<string, Map<string, string>>()), event.appId, () => new Map<string, string>());
     if (!lines.has(event.id)) lines.set(event.id, line);
@@ -90,7 +87,7 @@ export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEve
     const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flatMap((day) => [...day.values()].flatMap((app) => [...app.values()]));
     // Joined in one go, so that the statement is one flat string: around a template literal the rows
     // made a string of two pieces, which the client (trimming the statement) then copied whole.
-    statements.push([`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT JSONEachRow`, ...lines].join('\n'));
+    statements.push([`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT TabSeparated`, ...lines].join('\n'));
   }
   return statements;
 }

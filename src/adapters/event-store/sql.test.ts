@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindQuery, quoteIdentifier, quoteString, SqlBindError } from './sql.js';
+import { bindQuery, quoteIdentifier, quoteString, SqlBindError, tsvField, tsvNullableField } from './sql.js';
 
 // These check the text we produce. That the engines read it back byte for byte is the contract
 // suite's job (test/contract/event-store.contract.test.ts stores and filters the same strings).
@@ -59,6 +59,37 @@ describe('quoteString', () => {
       expect(() => quoteString(value)).toThrow(SqlBindError);
     },
   );
+});
+
+/** ClickHouse's reading of a TabSeparated field, for the escapes tsvField emits. */
+function untab(field: string): string {
+  expect(field).toMatch(/^(?:[^\t\n\\]|\\.)*$/su);
+  return field.replace(/\\(.)/gsu, (_m, e: string) => ({ '0': '\0', n: '\n', r: '\r', t: '\t' })[e] ?? e);
+}
+
+describe('tsvField', () => {
+  it.each(ADVERSARIAL.map((s) => [s]))('round-trips %j and leaves no raw tab, line break or NUL', (value) => {
+    const field = tsvField(value);
+    expect(untab(field)).toBe(value);
+    expect(field).not.toMatch(/[\t\n\r\0]/);
+  });
+
+  it('escapes only what TabSeparated reads specially', () => {
+    expect(tsvField('a\tb\nc')).toBe('a\\tb\\nc');
+    expect(tsvField('a\\N')).toBe('a\\\\N');
+    expect(tsvField('\r\0')).toBe('\\r\\0');
+    expect(tsvField("it's {\"json\": [1]} é😀")).toBe("it's {\"json\": [1]} é😀");
+  });
+
+  it('writes NULL as \\N and a string that reads \\N as an escaped backslash', () => {
+    expect(tsvNullableField(null)).toBe('\\N');
+    expect(tsvNullableField('\\N')).toBe('\\\\N');
+    expect(tsvNullableField('')).toBe('');
+  });
+
+  it.each([['\uD800'], ['a\uDC00b']])('refuses the lone surrogate in %j', (value) => {
+    expect(() => tsvField(value)).toThrow(SqlBindError);
+  });
 });
 
 describe('bindQuery', () => {

@@ -73,6 +73,29 @@ export function quoteString(value: string): string {
   return `'${value.replace(NEEDS_ESCAPE, escapeChar)}'`;
 }
 
+// In a TabSeparated row a tab ends a field and a line feed ends the row; a backslash starts an escape.
+// Every other byte is read as itself, but CR and NUL are escaped as well, for the same reasons as in
+// a literal (a NUL cuts chDB's text short, a raw CR makes logs and errors ambiguous).
+const TSV_SPECIAL = /[\\\t\n\r\0]/;
+const TSV_SPECIALS = /[\\\t\n\r\0]/g;
+
+/**
+ * A field of a TabSeparated row (the INSERT's data, never SQL text) holding exactly `value`'s UTF-8
+ * bytes. The one way a value reaches an inserted row. Most values need no escape, and are returned
+ * unchanged after one scan.
+ */
+export function tsvField(value: string): string {
+  if (!isWellFormedUnicode(value)) {
+    throw new SqlBindError('string contains a lone UTF-16 surrogate, which has no UTF-8 form');
+  }
+  return TSV_SPECIAL.test(value) ? value.replace(TSV_SPECIALS, escapeChar) : value;
+}
+
+/** A Nullable(String) field of a TabSeparated row: `\N` is NULL, anything else a string (tsvField). */
+export function tsvNullableField(value: string | null): string {
+  return value === null ? '\\N' : tsvField(value);
+}
+
 function integerLiteral(type: string, range: readonly [bigint, bigint], value: SqlParam): string {
   let n: bigint;
   if (typeof value === 'bigint') {
