@@ -11,6 +11,9 @@ import { isWellFormedUnicode } from '../../domain/unicode.js';
  *
  * Identifiers (database names) are not values and are never bound: `quoteIdentifier` accepts only a
  * plain name and returns it back-quoted, typed so it cannot be confused with an arbitrary string.
+ *
+ * Inserted rows are not SQL: they follow their INSERT statement as TabSeparated data, each string in
+ * them escaped by `tsvField`, the one way a string reaches a row.
  */
 
 export class SqlBindError extends Error {
@@ -81,8 +84,7 @@ const TSV_SPECIALS = /[\\\t\n\r\0]/g;
 
 /**
  * A field of a TabSeparated row (the INSERT's data, never SQL text) holding exactly `value`'s UTF-8
- * bytes. The one way a value reaches an inserted row. Most values need no escape, and are returned
- * unchanged after one scan.
+ * bytes. Most values need no escape, and are returned unchanged after one scan.
  */
 export function tsvField(value: string): string {
   if (!isWellFormedUnicode(value)) {
