@@ -60,8 +60,7 @@ export function edgeMetrics(registry: Registry, routes: RouteTable): EdgeMetrics
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'other';
         const label = route?.path ?? outcome()?.routeLabel ?? UNMATCHED_ROUTE;
-        metrics.httpRequests.inc({ method, route: label, status: String(res.statusCode) });
-        metrics.httpRequestDuration.observe({ method, route: label }, seconds);
+        metrics.httpRequests.record(method, label, res.statusCode, seconds);
         if (route?.ingest) countEvents(metrics, res.statusCode, outcome());
       });
     },

@@ -1,6 +1,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Topics } from '../domain/messages/topics.js';
 import { CHANNELS } from '../domain/alerting.js';
+import { PlainHistogram, type HistogramSeries } from './plain-histogram.js';
+import { RequestTally } from './request-tally.js';
 
 /**
  * The service's own metrics, exactly as docs/metrics.md lists them (the Prometheus rules and the
@@ -21,8 +23,8 @@ export type DeliveryOutcomeLabel = (typeof DELIVERY_OUTCOMES)[number];
 export const UNKNOWN_CHANNEL = 'unknown';
 
 export interface ServiceMetrics {
-  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
-  readonly httpRequestDuration: Histogram<'method' | 'route'>;
+  /** eas_http_requests_total and eas_http_request_duration_seconds. */
+  readonly httpRequests: RequestTally;
   readonly eventsAccepted: Counter;
   readonly eventsRejected: Counter<'reason'>;
   readonly kafkaProduceDuration: Histogram<'topic'>;
@@ -45,17 +47,17 @@ export interface ServiceMetrics {
   readonly deliveryDuration: Histogram<'channel'>;
   readonly deliveryDeadLetters: Counter<'channel'>;
   readonly dependencyUp: Gauge<'dependency'>;
-  readonly eventStoredLatency: Histogram;
+  /** Observed once per stored event: a PlainHistogram's one series. */
+  readonly eventStoredLatency: HistogramSeries;
   readonly alertDeliveredLatency: Histogram<'channel'>;
   readonly buildInfo: Gauge<'version' | 'node_version' | 'mode'>;
 }
 
 /**
- * Bucket bounds, in seconds, each chosen for what the operation normally costs and where it gives up.
- * HTTP: milliseconds for most calls, up to the 5 s produce bound of an ingest during a Kafka outage.
+ * Bucket bounds, in seconds, each chosen for what the operation normally costs and where it gives up
+ * (HTTP's are in request-tally.ts). A produce with acks=-1 takes milliseconds; a call is cut off
+ * after 5 s (kafka-bus.ts).
  */
-const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-/** A produce with acks=-1 takes milliseconds; a call is cut off after 5 s (kafka-bus.ts). */
 const PRODUCE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** An INSERT of a batch: milliseconds to a few seconds for a large one on a busy server. */
 const INSERT_BUCKETS = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -82,8 +84,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     (registry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
 
   const metrics: ServiceMetrics = {
-    httpRequests: counter('eas_http_requests_total', 'HTTP requests answered, by route template and status code', ['method', 'route', 'status']),
-    httpRequestDuration: histogram('eas_http_request_duration_seconds', "Time from a request's arrival to the end of its response", HTTP_BUCKETS, ['method', 'route']),
+    httpRequests: RequestTally.register(registry),
     eventsAccepted: counter('eas_events_accepted_total', 'Events answered with 202 (durable)'),
     eventsRejected: counter('eas_events_rejected_total', 'Events of ingest requests that were not accepted, by reason', ['reason']),
     kafkaProduceDuration: histogram('eas_kafka_produce_duration_seconds', 'One Kafka produce call, from send to acknowledgement', PRODUCE_BUCKETS, ['topic']),
@@ -106,7 +107,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     deliveryDuration: histogram('eas_delivery_duration_seconds', 'One alert delivery attempt', DELIVERY_BUCKETS, ['channel']),
     deliveryDeadLetters: counter('eas_delivery_dead_letters_total', 'Alert deliveries dead-lettered (failed for good)', ['channel']),
     dependencyUp: gauge('eas_dependency_up', 'Whether the dependency answered the last readiness check (1) or not (0)', ['dependency']),
-    eventStoredLatency: histogram('eas_event_stored_latency_seconds', 'From an event being accepted (202) to the end of the INSERT that stored it', EVENT_AGE_BUCKETS),
+    eventStoredLatency: PlainHistogram.register(registry, 'eas_event_stored_latency_seconds', 'From an event being accepted (202) to the end of the INSERT that stored it', EVENT_AGE_BUCKETS).series(),
     alertDeliveredLatency: histogram(
       'eas_alert_delivered_latency_seconds',
       'From the acceptance of the event that triggered an alert to the alert delivered, retries included (absence alerts have no such event)',
