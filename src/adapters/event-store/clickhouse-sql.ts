@@ -71,20 +71,23 @@ export const MAX_PARTITIONS_PER_INSERT = 100;
  * several times cheaper for the worker than binding each value into SQL text (bench/NOTES.md).
  */
 export function insertEventsSql(db: QuotedIdentifier, events: readonly StoredEvent[]): string[] {
-  // Each day's rows by app, then by id: apps may share an id (the sorting key starts with the app).
-  // Nested rather than keyed by id and app together: a batch's events share few app strings, whose
-  // hashes V8 keeps, where a joined key was a new string to hash for every event.
-  const byDay = new Map<number, Map<string, Map<string, string>>>();
+  // Each day's rows, each event once: a batch redelivered in part repeats ids. Apps may share an id
+  // (the sorting key starts with the app), so the ids seen are kept per app: a batch's events share
+  // few app strings, whose hashes V8 keeps, where a key joining app and id was a new string to hash
+  // for every event.
+  const byDay = new Map<number, string[]>();
+  const seen = new Map<string, Set<string>>();
   for (const event of events) {
     const line = tsvRow(event);
-    const day = dayNumberOf(event.timestamp.getTime());
-    const lines = entryOf(entryOf(byDay, day, () => new Map<string, Map<string, string>>()), event.appId, () => new Map<string, string>());
-    if (!lines.has(event.id)) lines.set(event.id, line);
+    const ids = entryOf(seen, event.appId, () => new Set<string>());
+    if (ids.has(event.id)) continue;
+    ids.add(event.id);
+    entryOf(byDay, dayNumberOf(event.timestamp.getTime()), () => []).push(line);
   }
   const days = [...byDay.values()];
   const statements: string[] = [];
   for (let i = 0; i < days.length; i += MAX_PARTITIONS_PER_INSERT) {
-    const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flatMap((day) => [...day.values()].flatMap((app) => [...app.values()]));
+    const lines = days.slice(i, i + MAX_PARTITIONS_PER_INSERT).flat();
     // Joined in one go, so that the statement is one flat string: around a template literal the rows
     // made a string of two pieces, which the client (trimming the statement) then copied whole.
     statements.push([`INSERT INTO ${db}.${EVENTS_TABLE} (${EVENT_COLUMNS}) FORMAT TabSeparated`, ...lines].join('\n'));
