@@ -23,8 +23,11 @@ interface RouteSeries {
  */
 export class RequestTally {
   readonly #routes = new Map<string, Map<string, RouteSeries>>();
+  readonly #durations: PlainHistogram;
 
-  private constructor(private readonly durations: PlainHistogram) {}
+  private constructor(durations: PlainHistogram) {
+    this.#durations = durations;
+  }
 
   static register(registry: Registry): RequestTally {
     const known = tallies.get(registry);
@@ -56,7 +59,7 @@ export class RequestTally {
     let series = methods.get(method);
     if (series === undefined) {
       const labels = { method, route };
-      methods.set(method, (series = { labels, pending: new Map(), duration: this.durations.series(labels) }));
+      methods.set(method, (series = { labels, pending: new Map(), duration: this.#durations.series(labels) }));
     }
     series.pending.set(status, (series.pending.get(status) ?? 0) + 1);
     series.duration.observe(seconds);
