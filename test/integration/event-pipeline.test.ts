@@ -123,20 +123,25 @@ describe.each(MODES)('event pipeline (%s)', (mode) => {
       await waitFor(async () => (await storedIds(app)).length === 2, 30_000, 'the two good entries');
       await waitFor(() => Promise.resolve(deadValues.length === 1), 30_000, 'one dead letter');
       expect((await storedIds(app)).sort()).toEqual([first.id, second.id].sort());
-      expect(deadValues[0]).toMatch(/^invalid event message: events\.1\.level: .* \{"v":2,"appId":"[^"]+","events":\[\{.*"level":"fatal"/);
+      expect(deadValues[0]).toMatch(/^invalid event message: events\.1\.level: .* \{"v":3,"appId":"[^"]+"\}\n\{.*"level":"fatal".*\}\n\{.*\}\n\{.*\}$/);
     } finally {
       await deadLetters.stop();
     }
   });
 
-  it('still reads version 1 messages (one event each, from an edge before the upgrade)', async () => {
+  it('still reads version 1 and 2 messages (from an edge before the upgrade)', async () => {
     const app = uuidv7();
-    const old = event(app, 1);
-    const v1 = { v: 1, appId: app, ...JSON.parse(encodeEventEntry(old)) };
-    await api.container.bus.produce(api.container.topics.events, [{ key: app, value: Buffer.from(JSON.stringify(v1)) }]);
-    await waitFor(async () => (await storedIds(app)).length === 1, 30_000, 'the v1 event');
-    const [stored] = await api.container.events.query({ appId: app, limit: 1 });
-    expect(stored).toEqual(old);
+    const [old1, old2a, old2b] = [event(app, 1), event(app, 2), event(app, 3)];
+    const entry = ({ appId: _appId, timestamp, ingestedAt, ...rest }: StoredEvent) => ({ ...rest, timestamp: timestamp.getTime(), ingestedAt: ingestedAt.getTime() });
+    const v1 = { v: 1, appId: app, ...entry(old1) };
+    const v2 = { v: 2, appId: app, events: [entry(old2a), entry(old2b)] };
+    await api.container.bus.produce(
+      api.container.topics.events,
+      [v1, v2].map((message) => ({ key: app, value: Buffer.from(JSON.stringify(message)) })),
+    );
+    await waitFor(async () => (await storedIds(app)).length === 3, 30_000, 'the v1 and v2 events');
+    const stored = await api.container.events.query({ appId: app, limit: 3 });
+    expect(stored).toEqual(expect.arrayContaining([old1, old2a, old2b]));
   });
 });
 

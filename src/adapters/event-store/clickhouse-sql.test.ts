@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../domain/events.js';
 import { EVENTS_TABLE, MAX_PARTITIONS_PER_INSERT, insertEventsSql } from './clickhouse-sql.js';
 import { quoteIdentifier } from './sql.js';
+import { decodeEventMessage } from '../../domain/messages/event-message.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 1, 12);
@@ -46,5 +47,20 @@ describe('insertEventsSql', () => {
     const daysOf = statements.map((rows) => new Set(rows.map(([, id]) => dayOf.get(id))));
     expect(daysOf.map((set) => set.size)).toEqual([MAX_PARTITIONS_PER_INSERT, 1]);
     expect([...daysOf[0]!].some((day) => daysOf[1]!.has(day))).toBe(false);
+  });
+
+  it('writes the data and metadata of an event off the bus as the text they arrived in, escaped for the row', () => {
+    const appId = uuidv7();
+    const id = uuidv7();
+    const fields = JSON.stringify({ id, event: 'signup', customerId: null, level: 'info', timestamp: T0, ingestedAt: T0 });
+    const [data, metadata] = ['{ "b": 1,  "a": "tab\\there" }', '{"plan":"pro"}'];
+    const decoded = decodeEventMessage(Buffer.from(`{"v":3,"appId":"${appId}"}\n${fields}\n${data}\n${metadata}`));
+    if (!decoded.ok) throw new Error(decoded.reason);
+    const [statement] = insertEventsSql(db, decoded.events);
+    const row = statement!.split('\n')[1]!.split('\t');
+    expect(row.slice(5, 7)).toEqual(['{ "b": 1,  "a": "tab\\\\there" }', '{"plan":"pro"}']);
+    // The same event built in memory is written from its objects.
+    const [fromObjects] = insertEventsSql(db, [{ ...decoded.events[0]! }]);
+    expect(fromObjects!.split('\n')[1]!.split('\t').slice(5, 7)).toEqual(['{"b":1,"a":"tab\\\\there"}', '{"plan":"pro"}']);
   });
 });

@@ -7,6 +7,7 @@ import { EVENT_LEVELS, type EventLevel, type StoredEvent } from '../../domain/ev
 import { dayNumberOf, dayRangeOf, monthRangeOf, type DayRange } from './day-partitions.js';
 import { entryOf } from '../../lib/map-entry.js';
 import { INTERVALS } from '../../domain/event-stats.js';
+import { receivedJsonOf } from '../../domain/messages/event-message.js';
 
 /**
  * The statements and row mapping of the events table (created in migrations.ts), shared by both
@@ -37,10 +38,12 @@ function tsvRow(event: StoredEvent): string {
   const timestamp = millis(event.timestamp, 'timestamp', event.id);
   const ingestedAt = millis(event.ingestedAt, 'ingestedAt', event.id);
   try {
-    // JSON.stringify writes a lone surrogate as a \u escape, which reaches the column as text and reads
-    // back unchanged.
-    const data = tsvField(JSON.stringify(event.data));
-    const metadata = tsvField(JSON.stringify(event.metadata));
+    // An event off the bus brings the text its data and metadata arrived in (checked to parse to them
+    // when decoded), written as it is. JSON.stringify writes a lone surrogate as a \u escape, which
+    // reaches the column as text and reads back unchanged.
+    const json = receivedJsonOf(event);
+    const data = tsvField(json?.data ?? JSON.stringify(event.data));
+    const metadata = tsvField(json?.metadata ?? JSON.stringify(event.metadata));
     return `${event.id}\t${tsvField(event.appId)}\t${tsvField(event.event)}\t${tsvNullableField(event.customerId)}\t${event.level}\t${data}\t${metadata}\t${timestamp}\t${ingestedAt}`;
   } catch (error) {
     if (error instanceof SqlBindError) throw new RangeError(`event ${event.id}: ${error.message}`);

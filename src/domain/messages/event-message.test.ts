@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEventMessage, encodeEventEntry, eventBatchMessage } from './event-message.js';
+import { decodeEventMessage, encodeEventEntry, eventBatchMessage, receivedJsonOf } from './event-message.js';
 import type { StoredEvent } from '../events.js';
 
 const APP_ID = '0190a5f0-0000-7000-8000-000000000001';
@@ -19,18 +19,50 @@ function storedEvent(overrides: Partial<StoredEvent> = {}): StoredEvent {
   };
 }
 
-/** A v2 message whose entries are these JSON values, as raw text. */
-function messageOf(entries: readonly unknown[]): Buffer {
-  return eventBatchMessage(APP_ID, entries.map((entry) => JSON.stringify(entry))).value;
+/** An event's entry as a JSON object: the six fields of the first line plus data and metadata. */
+function entryOf(event: StoredEvent): Record<string, unknown> {
+  const { appId: _appId, timestamp, ingestedAt, ...rest } = event;
+  return { ...rest, timestamp: timestamp.getTime(), ingestedAt: ingestedAt.getTime() };
 }
 
-const validEntry = (): Record<string, unknown> => JSON.parse(encodeEventEntry(storedEvent())) as Record<string, unknown>;
+/** A v2 message (one JSON object) whose entries are these values. */
+function v2MessageOf(entries: readonly unknown[]): Buffer {
+  return Buffer.from(JSON.stringify({ v: 2, appId: APP_ID, events: entries }));
+}
+
+/** A v3 message whose entries are these objects, each split into its three lines. */
+function v3MessageOf(entries: ReadonlyArray<Record<string, unknown>>): Buffer {
+  const lines = entries.map(({ data, metadata, ...fields }) => [fields, data, metadata].map((value) => JSON.stringify(value)).join('\n'));
+  return eventBatchMessage(APP_ID, lines).value;
+}
+
+const validEntry = (): Record<string, unknown> => entryOf(storedEvent());
 
 describe('event messages', () => {
-  it('decode to the events the edge encoded, in order', () => {
-    const events = [storedEvent(), storedEvent({ id: '0190a5f0-1111-7000-8000-000000000003', customerId: null, metadata: {}, data: {} })];
+  it('decode to the events the edge encoded, in order, with the text of their data and metadata', () => {
+    const events = [storedEvent(), storedEvent({ id: '0190a5f0-1111-7000-8000-000000000003', customerId: null, metadata: {}, data: {}, event: 'tab\tnew\nline "q" \\ é' })];
     const decoded = decodeEventMessage(eventBatchMessage(APP_ID, events.map(encodeEventEntry)).value);
     expect(decoded).toEqual({ ok: true, events, invalid: [] });
+    if (!decoded.ok) return;
+    expect(decoded.events.map(receivedJsonOf)).toEqual(events.map((e) => ({ data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) })));
+  });
+
+  it('keep that text out of everything built from the event', () => {
+    const event = storedEvent();
+    const decoded = decodeEventMessage(eventBatchMessage(APP_ID, [encodeEventEntry(event)]).value);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    const [received] = decoded.events;
+    expect(JSON.stringify(received)).toBe(JSON.stringify(event));
+    expect(Object.keys({ ...received })).toEqual(Object.keys(event));
+    expect(receivedJsonOf({ ...received! })).toBeUndefined();
+    expect(receivedJsonOf(event)).toBeUndefined();
+  });
+
+  it('read version 2 messages still, whose events carry no text', () => {
+    const events = [storedEvent(), storedEvent({ id: '0190a5f0-1111-7000-8000-000000000003' })];
+    const decoded = decodeEventMessage(v2MessageOf(events.map(entryOf)));
+    expect(decoded).toEqual({ ok: true, events, invalid: [] });
+    if (decoded.ok) expect(decoded.events.map(receivedJsonOf)).toEqual([undefined, undefined]);
   });
 
   it('read version 1 messages still', () => {
@@ -64,21 +96,50 @@ describe('event messages', () => {
     ['event with a lone surrogate', (e) => (e.event = 'a\ud800'), /events\.1\.event: not well-formed Unicode/],
   ];
 
-  it.each(broken)('dead-letter an entry with %s alone, with the reason, and keep the others', (_name, breakIt, reason) => {
-    const bad = validEntry();
+  describe.each([
+    ['v3', v3MessageOf],
+    ['v2', v2MessageOf],
+  ] as const)('in %s', (_version, messageOf) => {
+    it.each(broken)('dead-letter an entry with %s alone, with the reason, and keep the others', (_name, breakIt, reason) => {
+      const bad = validEntry();
+      breakIt(bad);
+      const good = validEntry();
+      const decoded = decodeEventMessage(messageOf([good, bad, good]));
+      if (!decoded.ok) throw new Error(decoded.reason);
+      expect(decoded.events).toHaveLength(2);
+      expect(decoded.invalid).toHaveLength(1);
+      expect(decoded.invalid[0]!.reason).toMatch(reason);
+      expect(decodeEventMessage(decoded.invalid[0]!.value)).toMatchObject({ ok: true, events: [], invalid: [{ reason: expect.stringMatching(/^invalid event message: events\.0/) }] });
+    });
+  });
+
+  // What only the line layout can get wrong.
+  const brokenLines: Array<[string, (lines: string[]) => void, RegExp]> = [
+    ['its first line not JSON', (l) => (l[0] = l[0]!.slice(0, -1)), /^invalid event message: events\.1: not JSON$/],
+    ['data not JSON', (l) => (l[1] = '{"a":'), /^invalid event message: events\.1\.data: not JSON$/],
+    ['metadata not JSON', (l) => (l[2] = ''), /^invalid event message: events\.1\.metadata: not JSON$/],
+    ['data on its first line too', (l) => (l[0] = l[0]!.replace('{', '{"data":{},')), /^invalid event message: events\.1: data and metadata belong on lines of their own$/],
+  ];
+
+  it.each(brokenLines)('dead-letter a v3 entry with %s alone', (_name, breakIt, reason) => {
+    const good = encodeEventEntry(storedEvent());
+    const bad = good.split('\n');
     breakIt(bad);
-    const good = validEntry();
-    const decoded = decodeEventMessage(messageOf([good, bad, good]));
+    const decoded = decodeEventMessage(eventBatchMessage(APP_ID, [good, bad.join('\n'), good]).value);
     if (!decoded.ok) throw new Error(decoded.reason);
     expect(decoded.events).toHaveLength(2);
-    expect(decoded.invalid).toHaveLength(1);
-    expect(decoded.invalid[0]!.reason).toMatch(reason);
-    expect(decodeEventMessage(decoded.invalid[0]!.value)).toMatchObject({ ok: true, events: [], invalid: [{ reason: expect.stringMatching(/^invalid event message: events\.0/) }] });
+    expect(decoded.invalid.map((i) => i.reason)).toEqual([expect.stringMatching(reason)]);
+    expect(decoded.invalid[0]!.value.toString('utf8').split('\n').slice(1)).toEqual(bad);
   });
 
   it('refuse a whole message that is not JSON or not a known version', () => {
+    const entry = encodeEventEntry(storedEvent());
     expect(decodeEventMessage(Buffer.from('{'))).toEqual({ ok: false, reason: 'value is not JSON' });
     expect(decodeEventMessage(Buffer.from(JSON.stringify({ v: 3, appId: APP_ID, events: [] })))).toMatchObject({ ok: false });
+    expect(decodeEventMessage(Buffer.from(JSON.stringify({ v: 4, appId: APP_ID })))).toMatchObject({ ok: false });
     expect(decodeEventMessage(Buffer.from(JSON.stringify({ v: 2, appId: 'nope', events: [validEntry()] })))).toMatchObject({ ok: false });
+    expect(decodeEventMessage(Buffer.from(`{"v":3,"appId":"nope"}\n${entry}`))).toMatchObject({ ok: false, reason: expect.stringMatching(/appId/) });
+    expect(decodeEventMessage(Buffer.from(`{"v":4,"appId":"${APP_ID}"}\n${entry}`))).toMatchObject({ ok: false });
+    expect(decodeEventMessage(Buffer.from(`{"v":3,"appId":"${APP_ID}"}\n${entry}\n{}`))).toEqual({ ok: false, reason: 'invalid event message: 4 lines after the first, not three per event' });
   });
 });

@@ -9,17 +9,27 @@ export const DEAD_LETTER_REASON_HEADER = 'x-dead-letter-reason';
 
 
 /**
- * The wire form of accepted events on the bus (Kafka value, JSON). Versioned so that a worker can
+ * The wire form of accepted events on the bus (Kafka value, UTF-8). Versioned so that a worker can
  * refuse, rather than misread, a message from a newer producer. Validated again on consume: what does
  * not parse is dead-lettered, never stored half-understood.
  *
- * - v2 (written today): `{ v: 2, appId, events: [entry, …] }`, one message per app per produce call.
- *   The edge packs the events that share a produce call and an app into one record: Kafka's per-record
- *   work (encoding, checksums, the broker's and the consumer's per-record costs) was the largest
- *   share of the edge's CPU with one record per event (bench/NOTES.md). Events of one app share a
- *   partition either way, so ordering is unchanged: entries are in ingest order.
- * - v1 (still read): one event per message, `{ v: 1, id, appId, …entry }`. Messages written by an
- *   older edge may still be in the topic during an upgrade.
+ * - v3 (written today): newline-delimited JSON, one message per app per produce call. A first line
+ *   `{"v":3,"appId":…}`, then three lines per event, in ingest order: the entry's own fields
+ *   (`{"id":…,"event":…,"customerId":…,"level":…,"timestamp":…,"ingestedAt":…}`), its `data` object
+ *   and its `metadata` object. JSON text never holds a raw newline, so the lines split without
+ *   parsing. data and metadata stay the text they arrived in: the worker checks that each parses to
+ *   an object, and stores that same text, instead of building the objects, keeping them for the
+ *   insert and serialising them again (bench/NOTES.md).
+ * - v2 (still read): `{ v: 2, appId, events: [entry, …] }`, an entry being the six fields above plus
+ *   `data` and `metadata`. The edge packs the events that share a produce call and an app into one
+ *   record: Kafka's per-record work (encoding, checksums, the broker's and the consumer's per-record
+ *   costs) was the largest share of the edge's CPU with one record per event (bench/NOTES.md). Events
+ *   of one app share a partition either way, so ordering is unchanged.
+ * - v1 (still read): one event per message, `{ v: 1, id, appId, …entry }`.
+ *
+ * Messages written by an older edge may still be in the topic after an upgrade, which is why the
+ * older versions are still read. A worker older than its edge cannot read v3 and dead-letters it, so
+ * workers are upgraded first (docs/decisions/0027-event-message-v3.md).
  */
 
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -41,9 +51,12 @@ const v1Schema = z.object({ v: z.literal(1), appId: z.string().regex(CANONICAL_U
 const v2Schema = z
   .object({ v: z.literal(2), appId: z.string().regex(CANONICAL_UUID), events: z.array(z.unknown()).min(1) })
   .strict();
+const v3HeaderSchema = z.object({ v: z.literal(3), appId: z.string().regex(CANONICAL_UUID) }).strict();
 const versionSchema = z.object({ v: z.union([z.literal(1), z.literal(2)]) });
 
 type Entry = z.infer<typeof entrySchema>;
+/** An entry's first line in v3: everything but data and metadata. */
+type EntryFields = Omit<Entry, 'data' | 'metadata'>;
 
 const ENTRY_FIELD_COUNT = Object.keys(entryShape).length;
 const LEVELS: ReadonlySet<string> = new Set(EVENT_LEVELS);
@@ -55,12 +68,17 @@ const LEVELS: ReadonlySet<string> = new Set(EVENT_LEVELS);
  * path was the largest part of the worker's decoding (bench/NOTES.md).
  */
 function isWellFormedEntry(raw: unknown): raw is Entry {
-  if (!isJsonObject(raw)) return false;
-  let fields = 0;
-  for (const _ in raw) fields++;
-  const { id, event, customerId, level, data, metadata, timestamp, ingestedAt } = raw;
+  return isJsonObject(raw) && keyCount(raw) === ENTRY_FIELD_COUNT && hasEntryFields(raw) && isJsonObject(raw.data) && isWellFormedMetadata(raw.metadata);
+}
+
+/** The same check for a v3 entry's first line, which holds all but data and metadata. */
+function isWellFormedFields(raw: unknown): raw is EntryFields {
+  return isJsonObject(raw) && keyCount(raw) === ENTRY_FIELD_COUNT - 2 && hasEntryFields(raw);
+}
+
+function hasEntryFields(raw: Record<string, unknown>): boolean {
+  const { id, event, customerId, level, timestamp, ingestedAt } = raw;
   return (
-    fields === ENTRY_FIELD_COUNT &&
     typeof id === 'string' &&
     CANONICAL_UUID.test(id) &&
     typeof event === 'string' &&
@@ -69,35 +87,39 @@ function isWellFormedEntry(raw: unknown): raw is Entry {
     (customerId === null || typeof customerId === 'string') &&
     typeof level === 'string' &&
     LEVELS.has(level) &&
-    isJsonObject(data) &&
-    isJsonObject(metadata) &&
-    Object.values(metadata).every((v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) &&
     Number.isSafeInteger(timestamp) &&
     Number.isSafeInteger(ingestedAt)
   );
 }
 
-/** One event's entry as JSON text; the edge encodes each event once and joins the texts per app. */
+function isWellFormedMetadata(metadata: unknown): metadata is Entry['metadata'] {
+  if (!isJsonObject(metadata)) return false;
+  for (const key in metadata) {
+    const value = metadata[key];
+    if (!(typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))) return false;
+  }
+  return true;
+}
+
+function keyCount(object: object): number {
+  let count = 0;
+  for (const _ in object) count++;
+  return count;
+}
+
+/** One event's entry, as the three lines of v3: its own fields, data, metadata. Encoded once, at the edge. */
 export function encodeEventEntry(event: StoredEvent): string {
-  const entry: Entry = {
-    id: event.id,
-    event: event.event,
-    customerId: event.customerId,
-    level: event.level,
-    data: event.data,
-    metadata: event.metadata,
-    timestamp: event.timestamp.getTime(),
-    ingestedAt: event.ingestedAt.getTime(),
-  };
-  return JSON.stringify(entry);
+  // The id is a canonical UUID and the level one of EVENT_LEVELS (the caller's types), so neither
+  // needs escaping; the two free-text fields go through JSON.stringify.
+  const fields = `{"id":"${event.id}","event":${JSON.stringify(event.event)},"customerId":${JSON.stringify(event.customerId)},"level":"${event.level}","timestamp":${event.timestamp.getTime()},"ingestedAt":${event.ingestedAt.getTime()}}`;
+  return `${fields}\n${JSON.stringify(event.data)}\n${JSON.stringify(event.metadata)}`;
 }
 
 /** One bus message carrying entries (from encodeEventEntry) of one app, in order. */
 export function eventBatchMessage(appId: string, entries: readonly string[]): OutgoingMessage {
-  // Joined as text: the entries were serialised once already, and parsing them back to re-serialise
-  // would double the edge's JSON work. appId is a canonical UUID (validated by the caller's types
-  // and again on consume), so it needs no escaping.
-  const value = Buffer.from(`{"v":2,"appId":${JSON.stringify(appId)},"events":[${entries.join(',')}]}`, 'utf8');
+  // Joined as text: the entries were serialised once already. appId is a canonical UUID (validated by
+  // the caller's types and again on consume), so it needs no escaping.
+  const value = Buffer.from(`{"v":3,"appId":${JSON.stringify(appId)}}\n${entries.join('\n')}`, 'utf8');
   // Keyed by app: one app's events share a partition, so the worker sees them in ingest order.
   return { key: appId, value };
 }
@@ -135,12 +157,67 @@ export type DecodeResult =
   | { ok: false; reason: string };
 
 export function decodeEventMessage(value: Buffer): DecodeResult {
-  let json: unknown;
-  try {
-    json = JSON.parse(value.toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'value is not JSON' };
+  // Decoded from UTF-8, the text holds no lone surrogate: a bad byte sequence becomes U+FFFD.
+  const text = value.toString('utf8');
+  const lines = text.split('\n');
+  if (lines.length > 1) {
+    const header = parseJson(lines[0]!);
+    if (isJsonObject(header) && header.v === 3) return decodeLines(header, lines);
   }
+  return decodeJson(text);
+}
+
+/** v3: the first line names the app, then three lines per event. */
+function decodeLines(header: Record<string, unknown>, lines: readonly string[]): DecodeResult {
+  const parsed = v3HeaderSchema.safeParse(header);
+  if (!parsed.success) return { ok: false, reason: describe(parsed.error) };
+  const count = (lines.length - 1) / 3;
+  if (!Number.isInteger(count)) return { ok: false, reason: `invalid event message: ${lines.length - 1} lines after the first, not three per event` };
+  const { appId } = parsed.data;
+  const events: StoredEvent[] = [];
+  const invalid: InvalidEntry[] = [];
+  for (let index = 0; index < count; index++) {
+    const [fields, data, metadata] = [lines[1 + 3 * index]!, lines[2 + 3 * index]!, lines[3 + 3 * index]!];
+    const event = eventOfLines(appId, fields, { data, metadata }, `events.${index}.`);
+    if (typeof event !== 'string') events.push(event);
+    else invalid.push({ value: eventBatchMessage(appId, [`${fields}\n${data}\n${metadata}`]).value, reason: event });
+  }
+  return { ok: true, events, invalid };
+}
+
+/** One v3 entry's event, or why the store would refuse it. */
+function eventOfLines(appId: string, fieldsLine: string, json: EventJson, prefix: string): StoredEvent | string {
+  const fields = parseJson(fieldsLine);
+  const data = parseJson(json.data);
+  const metadata = parseJson(json.metadata);
+  if (isWellFormedFields(fields) && isJsonObject(data) && isWellFormedMetadata(metadata)) {
+    return toEvent(appId, fields, data, metadata, prefix, json);
+  }
+  // Something is wrong: found and named the slow way.
+  if (fields === NOT_JSON) return `invalid event message: ${prefix.slice(0, -1)}: not JSON`;
+  if (data === NOT_JSON) return `invalid event message: ${prefix}data: not JSON`;
+  if (metadata === NOT_JSON) return `invalid event message: ${prefix}metadata: not JSON`;
+  if (isJsonObject(fields) && (Object.hasOwn(fields, 'data') || Object.hasOwn(fields, 'metadata'))) {
+    return `invalid event message: ${prefix.slice(0, -1)}: data and metadata belong on lines of their own`;
+  }
+  const entry = entrySchema.safeParse(isJsonObject(fields) ? { ...fields, data, metadata } : fields);
+  return entry.success ? toEvent(appId, entry.data, entry.data.data, entry.data.metadata, prefix, json) : describe(entry.error, prefix);
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** v1 and v2: the whole message is one JSON object. */
+function decodeJson(text: string): DecodeResult {
+  const json = parseJson(text);
+  if (json === NOT_JSON) return { ok: false, reason: 'value is not JSON' };
   const version = versionSchema.safeParse(json);
   if (!version.success) return { ok: false, reason: describe(version.error) };
 
@@ -148,7 +225,7 @@ export function decodeEventMessage(value: Buffer): DecodeResult {
     const parsed = v1Schema.safeParse(json);
     if (!parsed.success) return { ok: false, reason: describe(parsed.error) };
     const { v: _v, appId, ...entry } = parsed.data;
-    const event = toEvent(appId, entry);
+    const event = toEvent(appId, entry, entry.data, entry.metadata);
     return typeof event === 'string' ? { ok: false, reason: event } : { ok: true, events: [event], invalid: [] };
   }
 
@@ -161,9 +238,9 @@ export function decodeEventMessage(value: Buffer): DecodeResult {
   // that shared its produce call (they may come from other requests).
   parsed.data.events.forEach((raw, index) => {
     const entry = isWellFormedEntry(raw) ? { success: true as const, data: raw } : entrySchema.safeParse(raw);
-    const event = entry.success ? toEvent(appId, entry.data, `events.${index}.`) : describe(entry.error, `events.${index}.`);
+    const event = entry.success ? toEvent(appId, entry.data, entry.data.data, entry.data.metadata, `events.${index}.`) : describe(entry.error, `events.${index}.`);
     if (typeof event !== 'string') events.push(event);
-    else invalid.push({ value: eventBatchMessage(appId, [JSON.stringify(raw)]).value, reason: event });
+    else invalid.push({ value: Buffer.from(JSON.stringify({ v: 2, appId, events: [raw] }), 'utf8'), reason: event });
   });
   return { ok: true, events, invalid };
 }
@@ -174,22 +251,73 @@ function describe(error: z.ZodError, prefix = ''): string {
   return `invalid event message: ${prefix}${path || (prefix ? prefix.slice(0, -1) : 'value')}: ${issue.message}`;
 }
 
-/** The event, or why the store would refuse it. */
-function toEvent(appId: string, m: Entry, prefix = ''): StoredEvent | string {
-  // JSON may carry lone surrogates ("\ud800"); the store refuses them in its plain string columns,
+/** The event, or why the store would refuse it; `json` the text of its data and metadata (v3). */
+function toEvent(appId: string, fields: EntryFields, data: Entry['data'], metadata: Entry['metadata'], prefix = '', json?: EventJson): StoredEvent | string {
+  // JSON may carry lone surrogates ("\\ud800"); the store refuses them in its plain string columns,
   // and a message the store always refuses must be dead-lettered, not retried forever.
-  for (const [field, text] of [['event', m.event], ['customerId', m.customerId ?? '']] as const) {
+  for (const [field, text] of [['event', fields.event], ['customerId', fields.customerId ?? '']] as const) {
     if (!isWellFormedUnicode(text)) return `invalid event message: ${prefix}${field}: not well-formed Unicode`;
   }
+  if (json) return new ReceivedEvent(appId, fields, data, metadata, json);
   return {
-    id: m.id,
+    id: fields.id,
     appId,
-    event: m.event,
-    customerId: m.customerId,
-    level: m.level,
-    data: m.data,
-    metadata: m.metadata,
-    timestamp: new Date(m.timestamp),
-    ingestedAt: new Date(m.ingestedAt),
+    event: fields.event,
+    customerId: fields.customerId,
+    level: fields.level,
+    data,
+    metadata,
+    timestamp: new Date(fields.timestamp),
+    ingestedAt: new Date(fields.ingestedAt),
   };
+}
+
+/** An event's data and metadata as JSON text. */
+export interface EventJson {
+  readonly data: string;
+  readonly metadata: string;
+}
+
+/**
+ * An event read from a v3 message, which keeps the text its data and metadata arrived in, so that
+ * the store writes that text instead of serialising the objects again. The text is in a private
+ * field: spreads, JSON.stringify and equality checks do not see it, so it cannot leak into anything
+ * built from the event (a delivery's payload, an API answer).
+ */
+class ReceivedEvent implements StoredEvent {
+  readonly id: string;
+  readonly appId: string;
+  readonly event: string;
+  readonly customerId: string | null;
+  readonly level: Entry['level'];
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly metadata: Readonly<Record<string, string | number | boolean>>;
+  readonly timestamp: Date;
+  readonly ingestedAt: Date;
+  readonly #json: EventJson;
+
+  constructor(appId: string, fields: EntryFields, data: Entry['data'], metadata: Entry['metadata'], json: EventJson) {
+    this.id = fields.id;
+    this.appId = appId;
+    this.event = fields.event;
+    this.customerId = fields.customerId;
+    this.level = fields.level;
+    this.data = data;
+    this.metadata = metadata;
+    this.timestamp = new Date(fields.timestamp);
+    this.ingestedAt = new Date(fields.ingestedAt);
+    this.#json = json;
+  }
+
+  static jsonOf(event: StoredEvent): EventJson | undefined {
+    return #json in event ? event.#json : undefined;
+  }
+}
+
+/**
+ * The JSON text of the event's data and metadata as it came off the bus, when it came in a v3
+ * message; each parsed to the event's own data and metadata when the message was decoded.
+ */
+export function receivedJsonOf(event: StoredEvent): EventJson | undefined {
+  return ReceivedEvent.jsonOf(event);
 }
