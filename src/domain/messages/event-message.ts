@@ -253,7 +253,7 @@ function describe(error: z.ZodError, prefix = ''): string {
 
 /** The event, or why the store would refuse it; `json` the text of its data and metadata (v3). */
 function toEvent(appId: string, fields: EntryFields, data: Entry['data'], metadata: Entry['metadata'], prefix = '', json?: EventJson): StoredEvent | string {
-  // JSON may carry lone surrogates ("\\ud800"); the store refuses them in its plain string columns,
+  // JSON may carry lone surrogates ("\ud800"); the store refuses them in its plain string columns,
   // and a message the store always refuses must be dead-lettered, not retried forever.
   for (const [field, text] of [['event', fields.event], ['customerId', fields.customerId ?? '']] as const) {
     if (!isWellFormedUnicode(text)) return `invalid event message: ${prefix}${field}: not well-formed Unicode`;
@@ -289,9 +289,9 @@ class ReceivedEvent implements StoredEvent {
   readonly appId: string;
   readonly event: string;
   readonly customerId: string | null;
-  readonly level: Entry['level'];
-  readonly data: Readonly<Record<string, unknown>>;
-  readonly metadata: Readonly<Record<string, string | number | boolean>>;
+  readonly level: StoredEvent['level'];
+  readonly data: StoredEvent['data'];
+  readonly metadata: StoredEvent['metadata'];
   readonly timestamp: Date;
   readonly ingestedAt: Date;
   readonly #json: EventJson;
