@@ -26,6 +26,15 @@ export function storedEvent(appId: string, event: string, data: Record<string, u
   };
 }
 
+/**
+ * An event's entry as a JSON object, as v1 and v2 event messages carried it: every field but the app,
+ * times in milliseconds since the epoch.
+ */
+export function entryObject(event: StoredEvent): Record<string, unknown> {
+  const { appId: _appId, timestamp, ingestedAt, ...rest } = event;
+  return { ...rest, timestamp: timestamp.getTime(), ingestedAt: ingestedAt.getTime() };
+}
+
 /** Outgoing bus messages as a consumer would receive them, at consecutive offsets of one partition. */
 export function consumedBatch(messages: readonly OutgoingMessage[], topic = 'events'): ConsumedBatch {
   return {

@@ -5,6 +5,7 @@ import { DEAD_LETTER_REASON_HEADER, encodeEventEntry, encodeEventMessages, event
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
 import { waitFor } from '../helpers/service-process.js';
 import { uniqueName } from '../helpers/stack-env.js';
+import { entryObject } from '../helpers/pipeline-fixtures.js';
 import type { StoredEvent } from '../../src/domain/events.js';
 
 /**
@@ -132,9 +133,8 @@ describe.each(MODES)('event pipeline (%s)', (mode) => {
   it('still reads version 1 and 2 messages (from an edge before the upgrade)', async () => {
     const app = uuidv7();
     const [old1, old2a, old2b] = [event(app, 1), event(app, 2), event(app, 3)];
-    const entry = ({ appId: _appId, timestamp, ingestedAt, ...rest }: StoredEvent) => ({ ...rest, timestamp: timestamp.getTime(), ingestedAt: ingestedAt.getTime() });
-    const v1 = { v: 1, appId: app, ...entry(old1) };
-    const v2 = { v: 2, appId: app, events: [entry(old2a), entry(old2b)] };
+    const v1 = { v: 1, appId: app, ...entryObject(old1) };
+    const v2 = { v: 2, appId: app, events: [entryObject(old2a), entryObject(old2b)] };
     await api.container.bus.produce(
       api.container.topics.events,
       [v1, v2].map((message) => ({ key: app, value: Buffer.from(JSON.stringify(message)) })),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventMessage, encodeEventEntry, eventBatchMessage, receivedJsonOf } from './event-message.js';
 import type { StoredEvent } from '../events.js';
+import { entryObject } from '../../../test/helpers/pipeline-fixtures.js';
 
 const APP_ID = '0190a5f0-0000-7000-8000-000000000001';
 
@@ -19,12 +20,6 @@ function storedEvent(overrides: Partial<StoredEvent> = {}): StoredEvent {
   };
 }
 
-/** An event's entry as a JSON object: the six fields of the first line plus data and metadata. */
-function entryOf(event: StoredEvent): Record<string, unknown> {
-  const { appId: _appId, timestamp, ingestedAt, ...rest } = event;
-  return { ...rest, timestamp: timestamp.getTime(), ingestedAt: ingestedAt.getTime() };
-}
-
 /** A v2 message (one JSON object) whose entries are these values. */
 function v2MessageOf(entries: readonly unknown[]): Buffer {
   return Buffer.from(JSON.stringify({ v: 2, appId: APP_ID, events: entries }));
@@ -36,7 +31,7 @@ function v3MessageOf(entries: ReadonlyArray<Record<string, unknown>>): Buffer {
   return eventBatchMessage(APP_ID, lines).value;
 }
 
-const validEntry = (): Record<string, unknown> => entryOf(storedEvent());
+const validEntry = (): Record<string, unknown> => entryObject(storedEvent());
 
 describe('event messages', () => {
   it('decode to the events the edge encoded, in order, with the text of their data and metadata', () => {
@@ -60,7 +55,7 @@ describe('event messages', () => {
 
   it('read version 2 messages still, whose events carry no text', () => {
     const events = [storedEvent(), storedEvent({ id: '0190a5f0-1111-7000-8000-000000000003' })];
-    const decoded = decodeEventMessage(v2MessageOf(events.map(entryOf)));
+    const decoded = decodeEventMessage(v2MessageOf(events.map(entryObject)));
     expect(decoded).toEqual({ ok: true, events, invalid: [] });
     if (decoded.ok) expect(decoded.events.map(receivedJsonOf)).toEqual([undefined, undefined]);
   });

@@ -258,18 +258,7 @@ function toEvent(appId: string, fields: EntryFields, data: Entry['data'], metada
   for (const [field, text] of [['event', fields.event], ['customerId', fields.customerId ?? '']] as const) {
     if (!isWellFormedUnicode(text)) return `invalid event message: ${prefix}${field}: not well-formed Unicode`;
   }
-  if (json) return new ReceivedEvent(appId, fields, data, metadata, json);
-  return {
-    id: fields.id,
-    appId,
-    event: fields.event,
-    customerId: fields.customerId,
-    level: fields.level,
-    data,
-    metadata,
-    timestamp: new Date(fields.timestamp),
-    ingestedAt: new Date(fields.ingestedAt),
-  };
+  return new DecodedEvent(appId, fields, data, metadata, json);
 }
 
 /** An event's data and metadata as JSON text. */
@@ -279,12 +268,12 @@ export interface EventJson {
 }
 
 /**
- * An event read from a v3 message, which keeps the text its data and metadata arrived in, so that
- * the store writes that text instead of serialising the objects again. The text is in a private
- * field: spreads, JSON.stringify and equality checks do not see it, so it cannot leak into anything
- * built from the event (a delivery's payload, an API answer).
+ * An event read off the bus. One from a v3 message keeps the text its data and metadata arrived in,
+ * so that the store writes that text instead of serialising the objects again. The text is in a
+ * private field: spreads, JSON.stringify and equality checks do not see it, so it cannot leak into
+ * anything built from the event (a delivery's payload, an API answer).
  */
-class ReceivedEvent implements StoredEvent {
+class DecodedEvent implements StoredEvent {
   readonly id: string;
   readonly appId: string;
   readonly event: string;
@@ -294,9 +283,9 @@ class ReceivedEvent implements StoredEvent {
   readonly metadata: StoredEvent['metadata'];
   readonly timestamp: Date;
   readonly ingestedAt: Date;
-  readonly #json: EventJson;
+  readonly #json: EventJson | undefined;
 
-  constructor(appId: string, fields: EntryFields, data: Entry['data'], metadata: Entry['metadata'], json: EventJson) {
+  constructor(appId: string, fields: EntryFields, data: Entry['data'], metadata: Entry['metadata'], json: EventJson | undefined) {
     this.id = fields.id;
     this.appId = appId;
     this.event = fields.event;
@@ -319,5 +308,5 @@ class ReceivedEvent implements StoredEvent {
  * message; each parsed to the event's own data and metadata when the message was decoded.
  */
 export function receivedJsonOf(event: StoredEvent): EventJson | undefined {
-  return ReceivedEvent.jsonOf(event);
+  return DecodedEvent.jsonOf(event);
 }
