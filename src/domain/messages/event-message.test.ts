@@ -42,6 +42,16 @@ describe('event messages', () => {
     expect(decoded.events.map(receivedJsonOf)).toEqual(events.map((e) => ({ data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) })));
   });
 
+  it('hold exactly the header and the entries as UTF-8 lines, whatever their characters', () => {
+    const wide = storedEvent({ event: 'commande.payée 支払い', customerId: 'client-🚀', data: { note: 'naïve café 😀', nested: { 漢字: ['✓'] } }, metadata: { région: 'île-de-France 🇫🇷' } });
+    const entries = [encodeEventEntry(storedEvent()), encodeEventEntry(wide), encodeEventEntry(storedEvent({ data: {}, metadata: {} }))];
+    const { key, value } = eventBatchMessage(APP_ID, entries);
+    expect(key).toBe(APP_ID);
+    expect(value.equals(Buffer.from([`{"v":3,"appId":"${APP_ID}"}`, ...entries].join('\n'), 'utf8'))).toBe(true);
+    const decoded = decodeEventMessage(value);
+    expect(decoded.ok && decoded.events[1]).toEqual(wide);
+  });
+
   it('keep that text out of everything built from the event', () => {
     const event = storedEvent();
     const decoded = decodeEventMessage(eventBatchMessage(APP_ID, [encodeEventEntry(event)]).value);

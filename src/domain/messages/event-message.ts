@@ -7,6 +7,8 @@ import type { OutgoingMessage } from './outgoing-message.js';
 
 export const DEAD_LETTER_REASON_HEADER = 'x-dead-letter-reason';
 
+const NEWLINE = 0x0a;
+
 
 /**
  * The wire form of accepted events on the bus (Kafka value, UTF-8). Versioned so that a worker can
@@ -117,9 +119,18 @@ export function encodeEventEntry(event: StoredEvent): string {
 
 /** One bus message carrying entries (from encodeEventEntry) of one app, in order. */
 export function eventBatchMessage(appId: string, entries: readonly string[]): OutgoingMessage {
-  // Joined as text: the entries were serialised once already. appId is a canonical UUID (validated by
-  // the caller's types and again on consume), so it needs no escaping.
-  const value = Buffer.from(`{"v":3,"appId":${JSON.stringify(appId)}}\n${entries.join('\n')}`, 'utf8');
+  // The entries were serialised once already; each is written into the message's buffer as it is.
+  // Joining them into one string first cost five times as much: V8 joins the entries' concatenated
+  // pieces slowly, then the whole text is encoded again (bench/NOTES.md).
+  const header = `{"v":3,"appId":${JSON.stringify(appId)}}`;
+  let size = Buffer.byteLength(header);
+  for (const entry of entries) size += 1 + Buffer.byteLength(entry);
+  const value = Buffer.allocUnsafe(size);
+  let offset = value.write(header, 0, 'utf8');
+  for (const entry of entries) {
+    value[offset++] = NEWLINE;
+    offset += value.write(entry, offset, 'utf8');
+  }
   // Keyed by app: one app's events share a partition, so the worker sees them in ingest order.
   return { key: appId, value };
 }
