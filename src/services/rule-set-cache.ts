@@ -6,6 +6,7 @@ import type { AlertTemplate } from '../domain/alerting.js';
 import type { Logger } from '../observability/logger.js';
 import { toDestinationTarget } from './destination-target.js';
 import { VersionedCache, type CacheVersions } from './versioned-cache.js';
+import { entryOf } from '../lib/map-entry.js';
 import type { DestinationTarget } from '../ports/alert-sender.js';
 
 /** One enabled action of a rule, with everything a sender needs of its destination. */
@@ -107,9 +108,7 @@ export class RuleSetCache {
         actions,
       };
       rulesById.set(rule.id, entry);
-      const list = rulesByEvent.get(rule.eventName);
-      if (list) list.push(entry);
-      else rulesByEvent.set(rule.eventName, [entry]);
+      entryOf(rulesByEvent, rule.eventName, () => []).push(entry);
     }
     return { appId, appName: app.name, rulesByEvent, rulesById };
   }

@@ -4,6 +4,7 @@ import { isWellFormedUnicode } from '../unicode.js';
 import { CANONICAL_UUID } from '../uuid.js';
 import { EVENT_LEVELS, type StoredEvent } from '../events.js';
 import type { OutgoingMessage } from './outgoing-message.js';
+import { entryOf } from '../../lib/map-entry.js';
 
 export const DEAD_LETTER_REASON_HEADER = 'x-dead-letter-reason';
 
@@ -143,11 +144,7 @@ export interface PendingEntry {
 /** Entries as bus messages: one per app, each app's entries in the given order. */
 export function messagesByApp(pending: Iterable<PendingEntry>): OutgoingMessage[] {
   const byApp = new Map<string, string[]>();
-  for (const { appId, entry } of pending) {
-    const entries = byApp.get(appId);
-    if (entries) entries.push(entry);
-    else byApp.set(appId, [entry]);
-  }
+  for (const { appId, entry } of pending) entryOf(byApp, appId, () => []).push(entry);
   return [...byApp].map(([appId, entries]) => eventBatchMessage(appId, entries));
 }
 

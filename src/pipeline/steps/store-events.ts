@@ -1,6 +1,7 @@
 import type { EventStore } from '../../ports/event-store.js';
 import type { StoredEvent } from '../../domain/events.js';
 import type { DecodedBatch } from './decode-batch.js';
+import { entryOf } from '../../lib/map-entry.js';
 
 export interface StoredBatch {
   readonly step: 'stored';
@@ -25,10 +26,6 @@ export function storeEventsStep(deps: { readonly events: Pick<EventStore, 'inser
  */
 export function eventsByApp(events: readonly StoredEvent[]): Map<string, StoredEvent[]> {
   const byApp = new Map<string, StoredEvent[]>();
-  for (const event of events) {
-    const list = byApp.get(event.appId);
-    if (list) list.push(event);
-    else byApp.set(event.appId, [event]);
-  }
+  for (const event of events) entryOf(byApp, event.appId, () => []).push(event);
   return byApp;
 }

@@ -17,6 +17,7 @@ import { DeliveryEntity } from '../entities/delivery.entity.js';
 import { DeliveryAttemptEntity, type DeliveryAttempt } from '../entities/delivery-attempt.entity.js';
 import { toDeliveryAttemptRecord, toDeliveryRecord } from '../records.js';
 import { DETACHED, type EntityManagerSource } from '../unit-of-work.js';
+import { entryOf } from '../../../lib/map-entry.js';
 
 /** The error of an attempt whose lease ran out before its worker recorded how it went. */
 export const ABANDONED_ATTEMPT_ERROR = 'no outcome was recorded before the attempt lease ran out (its worker stopped); attempted again';
@@ -275,9 +276,7 @@ function groupByOutcome(attempts: readonly FinishedAttempt[]): Array<{ outcome: 
   for (const attempt of attempts) {
     const { status, lastError, nextAttemptAt } = attempt.outcome;
     const key = JSON.stringify([status, lastError, nextAttemptAt?.getTime() ?? null]);
-    const group = groups.get(key);
-    if (group) group.attempts.push(attempt);
-    else groups.set(key, { outcome: attempt.outcome, attempts: [attempt] });
+    entryOf(groups, key, () => ({ outcome: attempt.outcome, attempts: [] })).attempts.push(attempt);
   }
   return [...groups.values()];
 }
