@@ -44,6 +44,8 @@ import { startDistributed, startEmbedded, waitForStored, type ServiceSettings, t
  *   --seconds S         edge: length of each burst (2)
  *   --base-entry E      built, or source: the base runs src/main.ts through tsx, as the benchmark ran
  *                       the service before it measured the build (built)
+ *   --change-env K=V    an environment variable for the change's service processes only, to measure
+ *                       a setting of the runtime against the same code (--against HEAD); repeatable
  *   --json PATH         also write the figures there
  */
 
@@ -61,6 +63,7 @@ const { values: options } = parseArgs({
     rounds: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '2' },
     'base-entry': { type: 'string', default: 'built' },
+    'change-env': { type: 'string', multiple: true, default: [] },
     json: { type: 'string' },
   },
   strict: true,
@@ -77,6 +80,13 @@ const SHAPE = options.shape as RequestShape;
 const CONNECTIONS = positiveWhole('connections', options.connections);
 const ROUNDS = positiveWhole('rounds', options.rounds);
 const SECONDS = positiveWhole('seconds', options.seconds);
+const CHANGE_ENV = Object.fromEntries(
+  options['change-env'].map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--change-env: expected NAME=VALUE, got ${JSON.stringify(pair)}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 if (options['base-entry'] !== 'built' && options['base-entry'] !== 'source') throw new Error(`--base-entry: expected built or source, got ${JSON.stringify(options['base-entry'])}`);
 const BASE_ENTRY: ServiceEntry = options['base-entry'];
 const WARMUP_SECONDS = 3;
@@ -214,8 +224,9 @@ async function main(): Promise<void> {
       const stops: Array<() => Promise<void>> = [];
       try {
         for (const side of startOrder) {
-          log(`building and starting the ${side} (${side === 'base' ? commit : 'this working tree'})`);
-          const settings: ServiceSettings = { root: roots[side], entry: side === 'base' ? BASE_ENTRY : 'built' };
+          const changeEnv = Object.keys(CHANGE_ENV).length === 0 ? '' : `, with ${Object.entries(CHANGE_ENV).map(([name, value]) => `${name}=${value}`).join(' ')}`;
+          log(`building and starting the ${side} (${side === 'base' ? commit : `this working tree${changeEnv}`})`);
+          const settings: ServiceSettings = side === 'base' ? { root: roots.base, entry: BASE_ENTRY } : { root: roots.change, entry: 'built', extraEnv: CHANGE_ENV };
           const target = stack ? await startDistributed(stack, 'split', settings) : await startEmbedded(settings);
           targets[side] = target;
           stops.push(() => target.stop());
