@@ -1,18 +1,24 @@
 /**
- * Removes what test runs that were killed mid-way left on the shared local stack: PostgreSQL and
- * ClickHouse databases and Kafka topics whose names uniqueName() made (they carry their creation
- * time) and that are more than an hour old. A live run's resources are minutes old, and nothing
- * without a test name is ever touched. Run by test/run-all.sh before the suites.
+ * Removes what test and benchmark runs that were killed mid-way left on the shared local stack:
+ * PostgreSQL and ClickHouse databases, Kafka topics and (the benchmark's) Redis keys whose names
+ * uniqueName() made (they carry their creation time) and that are more than an hour old. A live run's
+ * resources are minutes old, and nothing without a test or benchmark name is ever touched. Run by
+ * test/run-all.sh before the suites.
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { clickhouseSql, dropTestDatabase } from './clickhouse.js';
 import { dropTestDatabase as dropPostgresDatabase, queryServer } from './postgres.js';
 import { stackEnv } from './stack-env.js';
 import { createClient } from '@clickhouse/client';
+import { Redis } from 'ioredis';
+import { quoteIdentifier } from '../../src/adapters/event-store/sql.js';
 
 const MAX_AGE_MS = 60 * 60 * 1000;
-/** `<prefix>_<base36 ms>_<6 random>`, as uniqueName() builds it; a topic adds `.<name>`. */
-const UNIQUE_NAME = /^(?:eas_test|test)[a-z0-9_]*?_([0-9a-z]{8,9})_[0-9a-z]{6}(?:\.|$)/;
+/**
+ * `<prefix>_<base36 ms>_<6 random>`, as uniqueName() builds it; a topic or a benchmark's Redis key
+ * adds `.<name>`. The benchmark's names start with `bench` (bench/stack.ts).
+ */
+const UNIQUE_NAME = /^(?:eas_test|test|bench)[a-z0-9_]*?_([0-9a-z]{8,9})_[0-9a-z]{6}(?:\.|$)/;
 
 function isStale(name: string, now: number): boolean {
   const match = UNIQUE_NAME.exec(name);
@@ -34,10 +40,13 @@ async function main(): Promise<void> {
 
   const clickhouse = createClient({ url: stack.clickhouseUrl });
   try {
-    const result = await clickhouse.query({ query: "SELECT name FROM system.databases WHERE name LIKE 'test\\\\_%'", format: 'JSONEachRow' });
+    const result = await clickhouse.query({ query: "SELECT name FROM system.databases WHERE name LIKE 'test\\\\_%' OR name LIKE 'bench\\\\_%'", format: 'JSONEachRow' });
     for (const { name } of await result.json<{ name: string }>()) {
       if (!isStale(name, now)) continue;
-      await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), name);
+      // A benchmark's database is not a test database, which dropTestDatabase alone accepts; isStale
+      // has matched the name against uniqueName()'s shape either way.
+      if (name.startsWith('bench_')) await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${quoteIdentifier(name)}` });
+      else await dropTestDatabase(clickhouseSql(stack.clickhouseUrl), name);
       removed += 1;
     }
   } finally {
@@ -52,6 +61,19 @@ async function main(): Promise<void> {
     removed += topics.length;
   } finally {
     await admin.disconnect();
+  }
+  const redis = new Redis(stack.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', 'bench_*', 'COUNT', 1000);
+      const stale = keys.filter((key) => isStale(key, now));
+      if (stale.length > 0) removed += await redis.del(...stale);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
   process.stderr.write(`swept ${removed} stale test resources\n`);
 }
