@@ -104,22 +104,32 @@ export async function createBenchResources(stack: StackAddresses): Promise<Bench
     clickhouseDatabase: name,
     topicPrefix,
     redisKeyPrefix: topicPrefix,
-    drop: () =>
-      (dropping ??= (async () => {
-        // Each part is attempted even if another fails, so one error never leaves the rest behind.
-        const results = await Promise.allSettled([
-          postgres.drop(),
-          dropClickHouseDatabase(stack.clickhouseUrl, name),
-          deleteBenchTopics(stack.kafkaBrokers, topicPrefix),
-          deleteBenchKeys(stack.redisUrl, topicPrefix),
-        ]);
-        const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failed.length > 0) {
-          const reasons = failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))).join('; ');
-          throw new AggregateError(failed.map((f) => f.reason as unknown), `could not remove every benchmark resource: ${reasons}`);
-        }
-      })()),
+    drop: () => (dropping ??= settleAll([postgres.drop(), ...benchResourceDrops(stack, name)])),
   };
+}
+
+/**
+ * What a benchmark run named `name` made on the stack besides its PostgreSQL database (whose test
+ * name the suites' sweep knows): its ClickHouse database, its topics and consumer groups, its Redis
+ * keys. Used by the run's own drop, and by test/helpers/sweep-stale.ts for a run that was killed.
+ */
+export async function dropBenchResources(stack: StackAddresses, name: string): Promise<void> {
+  await settleAll(benchResourceDrops(stack, name));
+}
+
+function benchResourceDrops(stack: StackAddresses, name: string): Array<Promise<void>> {
+  const prefix = `${assertBenchName(name)}.`;
+  return [dropClickHouseDatabase(stack.clickhouseUrl, name), deleteBenchTopics(stack.kafkaBrokers, prefix), deleteBenchKeys(stack.redisUrl, prefix)];
+}
+
+/** Waits for every part, so that one error never leaves the rest undone, then fails with all the errors. */
+async function settleAll(parts: ReadonlyArray<Promise<void>>): Promise<void> {
+  const results = await Promise.allSettled(parts);
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed.length > 0) {
+    const reasons = failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))).join('; ');
+    throw new AggregateError(failed.map((f) => f.reason as unknown), `could not remove every benchmark resource: ${reasons}`);
+  }
 }
 
 async function dropClickHouseDatabase(url: string, name: string): Promise<void> {
