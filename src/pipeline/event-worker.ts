@@ -99,6 +99,15 @@ export function eventSteps(deps: EventWorkerDeps): EventSteps {
   };
 }
 
+/**
+ * Batches of one partition the storing group may be inserting at once. The events of an app share a
+ * partition, so with one at a time a slow insert (the store busy merging, or starved of CPU) held
+ * back every batch after it; now the next one goes in beside it. Storing is idempotent by event id
+ * and does not depend on order, and offsets still commit in order. The Kafka bus inserts one batch
+ * per partition at a time; its partitions are many, and each insert is on a ClickHouse server.
+ */
+const STORE_BATCHES_IN_FLIGHT = 2;
+
 /** The events topic's two consumer group members: one stores the events, one runs the rules. */
 export class EventWorker {
   readonly #deps: EventWorkerDeps;
@@ -113,12 +122,12 @@ export class EventWorker {
   async start(): Promise<void> {
     const { bus, topics } = this.#deps;
     await bus.ensureTopic(topics.eventsDeadLetter, EVENT_PARTITIONS);
-    const groups: Array<Pick<SubscribeOptions, 'groupId' | 'startAtGroup' | 'batching'> & { chain: (batch: ConsumedBatch) => Promise<unknown> }> = [
+    const groups: Array<Pick<SubscribeOptions, 'groupId' | 'startAtGroup' | 'batching' | 'batchesInFlight'> & { chain: (batch: ConsumedBatch) => Promise<unknown> }> = [
       // A deployment that had one group doing both takes the rules up where that group was, instead
       // of evaluating the whole retained log against today's rules. First, so that it takes them up
       // before this process's storing member moves that group on.
       { groupId: topics.rulesGroup, chain: alertChain(this.#steps), startAtGroup: topics.workerGroup, batching: 'latency' },
-      { groupId: topics.workerGroup, chain: storeChain(this.#steps) },
+      { groupId: topics.workerGroup, chain: storeChain(this.#steps), batchesInFlight: STORE_BATCHES_IN_FLIGHT },
     ];
     for (const { chain, ...group } of groups) {
       const handler = async (batch: ConsumedBatch): Promise<void> => {

@@ -11,9 +11,10 @@ import type { OutgoingMessage } from '../domain/messages/outgoing-message.js';
  *   rejection means "not known to be durable": the messages may still have been written, so a retry
  *   may duplicate them.
  * - Messages with the same key go to the same partition, so they are consumed in produce order.
- * - A consumer group delivers each partition's messages in order, one batch at a time. Offsets are
- *   committed only for the batch the handler finished; when the handler throws, nothing of that batch
- *   is committed and the batch is delivered again after a short backoff (at-least-once). A handler
+ * - A consumer group delivers each partition's messages in order, one batch at a time unless the
+ *   subscriber allows more (SubscribeOptions.batchesInFlight). Offsets are committed only for batches
+ *   the handler finished, in order; when the handler throws, nothing from that batch on is committed
+ *   and the batch is delivered again after a short backoff (at-least-once). A handler
  *   that keeps failing holds its partition back until it succeeds: deciding to skip is the caller's.
  * - Delivery is at-least-once in every case: a process that dies mid-batch, or a commit lost in a
  *   Kafka rebalance, means a finished batch is handled again. Handlers must be idempotent.
@@ -63,6 +64,17 @@ export interface SubscribeOptions {
    * in-process bus may gather for a few milliseconds first, MemoryBusOptions.latencyWaitMs).
    */
   readonly batching?: 'throughput' | 'latency';
+  /**
+   * How many batches of one partition the handler may be running at once (default 1). With more, the
+   * next batch may be handed over while the one before it is still being handled, so a slow batch does
+   * not hold back the ones after it; only for handlers whose work does not depend on the order of
+   * batches (storing events, idempotent by id). Offsets still commit in order: a batch's once it and
+   * every batch before it succeeded. After a failure, every batch from the failed one on is delivered
+   * again.
+   * An implementation may hand over fewer: the Kafka bus hands over one at a time per partition, as
+   * kafkajs fetches a partition's next batch only once the one before was handled.
+   */
+  readonly batchesInFlight?: number;
 }
 
 export interface Subscription {

@@ -143,3 +143,126 @@ describe('MemoryBus fetch wait', () => {
     expect(batches).toEqual([]);
   });
 });
+
+describe('MemoryBus batches in flight', () => {
+  /** A bus whose every message is a batch of its own, retried at once after a failure. */
+  async function openBatchPerMessageBus(): Promise<MemoryBus> {
+    const bus = new MemoryBus({ maxBatchSize: 1, retryBackoff: { initialMs: 1, maxMs: 1 } });
+    buses.push(bus);
+    await bus.ensureTopic(TOPIC, 1);
+    return bus;
+  }
+
+  /** Messages named by their one-letter values, produced in one call. */
+  async function produceNamed(bus: MemoryBus, names: readonly string[]): Promise<void> {
+    await bus.produce(
+      TOPIC,
+      names.map((name) => ({ key: 'app', value: Buffer.from(name), headers: {} })),
+    );
+  }
+
+  /** A handler that records each batch's message and holds it until the test settles it. */
+  function heldHandler(): { handler: BatchHandler; handed: string[]; settle: (name: string, outcome?: Error) => void } {
+    const handed: string[] = [];
+    const pending = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+    return {
+      handed,
+      handler: (batch) => {
+        const name = batch.messages.map((message) => message.value.toString()).join('');
+        handed.push(name);
+        return new Promise<void>((resolve, reject) => pending.set(name, { resolve, reject }));
+      },
+      settle: (name, outcome) => {
+        const held = pending.get(name);
+        if (!held) throw new Error(`no batch ${name} is held`);
+        pending.delete(name);
+        if (outcome) held.reject(outcome);
+        else held.resolve();
+      },
+    };
+  }
+
+  it('hands over one batch at a time by default, and up to batchesInFlight when asked', async () => {
+    for (const batchesInFlight of [undefined, 2]) {
+      const bus = await openBatchPerMessageBus();
+      const held = heldHandler();
+      await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight });
+      await produceNamed(bus, ['a', 'b', 'c']);
+      const limit = batchesInFlight ?? 1;
+      for (let settledCount = 0; settledCount < 3; settledCount++) {
+        const allowed = Math.min(settledCount + limit, 3);
+        await until(() => expect(held.handed).toHaveLength(allowed));
+        for (let turn = 0; turn < 20; turn++) await nextTurn();
+        expect(held.handed).toEqual(['a', 'b', 'c'].slice(0, allowed));
+        held.settle(held.handed[settledCount]!);
+      }
+      await bus.close();
+    }
+  });
+
+  it('delivers a failed batch again with every batch after it, though those succeeded: offsets commit in order', async () => {
+    const bus = await openBatchPerMessageBus();
+    const held = heldHandler();
+    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
+    await produceNamed(bus, ['a', 'b', 'c']);
+    await until(() => expect(held.handed).toEqual(['a', 'b']));
+    held.settle('b');
+    // b succeeded while a is still in the handler: c takes b's place, and nothing is committed yet.
+    await until(() => expect(held.handed).toEqual(['a', 'b', 'c']));
+    held.settle('a', new Error('store unavailable'));
+    held.settle('c');
+    await until(() => expect(held.handed).toEqual(['a', 'b', 'c', 'a', 'b']));
+    held.settle('a');
+    held.settle('b');
+    await until(() => expect(held.handed).toEqual(['a', 'b', 'c', 'a', 'b', 'c']));
+    held.settle('c');
+  });
+
+  it('after a later batch failed, waits for the earlier ones still running, then delivers again from the first not committed', async () => {
+    const bus = await openBatchPerMessageBus();
+    const held = heldHandler();
+    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
+    await produceNamed(bus, ['a', 'b', 'c']);
+    await until(() => expect(held.handed).toEqual(['a', 'b']));
+    held.settle('b', new Error('store unavailable'));
+    for (let turn = 0; turn < 20; turn++) await nextTurn();
+    // Nothing new while a runs: neither c nor b again, which a's outcome decides.
+    expect(held.handed).toEqual(['a', 'b']);
+    held.settle('a');
+    await until(() => expect(held.handed).toEqual(['a', 'b', 'b', 'c']));
+    held.settle('b');
+    held.settle('c');
+  });
+
+  it('commits a batch that finished early only with the ones before it, so a member stopping waits for all of them', async () => {
+    for (const earlierFails of [false, true]) {
+      const bus = await openBatchPerMessageBus();
+      const held = heldHandler();
+      const subscription = await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
+      await produceNamed(bus, ['a', 'b']);
+      await until(() => expect(held.handed).toEqual(['a', 'b']));
+      held.settle('b');
+      let stopped = false;
+      const stopping = subscription.stop().then(() => (stopped = true));
+      for (let turn = 0; turn < 20; turn++) await nextTurn();
+      expect(stopped).toBe(false);
+      held.settle('a', earlierFails ? new Error('store unavailable') : undefined);
+      await stopping;
+
+      // The group's next member starts at what was committed: after both, or, when a failed, at a.
+      const next: ConsumedBatch[] = [];
+      await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect(next) });
+      await produceNamed(bus, ['z']);
+      await until(() => expect(next.flatMap((batch) => batch.messages)).toHaveLength(earlierFails ? 3 : 1));
+      expect(next.flatMap((batch) => batch.messages.map((message) => message.value.toString()))).toEqual(earlierFails ? ['a', 'b', 'z'] : ['z']);
+      await bus.close();
+    }
+  });
+
+  it('refuses a batchesInFlight that is not a positive integer', async () => {
+    const bus = await openBatchPerMessageBus();
+    for (const batchesInFlight of [0, 1.5, -1]) {
+      await expect(bus.subscribe({ groupId: 'store', topic: TOPIC, handler: collect([]), batchesInFlight })).rejects.toThrow(/batchesInFlight/);
+    }
+  });
+});

@@ -8,9 +8,10 @@ import type { OutgoingMessage } from '../../domain/messages/outgoing-message.js'
  *
  * - Each topic is a set of partitioned logs; a key always maps to the same partition.
  * - Each consumer group keeps a committed offset per partition. One loop per group and partition hands
- *   out batches from that offset, one at a time, and moves the offset only after the handler returned.
- *   A handler that throws gets the same batch again (to whichever member owns the partition then), so
- *   the delivery is at-least-once and in order, never concurrent within a partition.
+ *   out batches from that offset, one at a time unless the subscriber allows more in flight, and moves
+ *   the offset past a batch only after the handler returned for it and for every batch before it. A
+ *   handler that throws gets the same batch again (to whichever member owns the partition then), so
+ *   the delivery is at-least-once and in order.
  * - Members of one group split the partitions (partition p goes to member p mod n, in join order);
  *   every group receives every message.
  * - Memory stays bounded by consumption: messages below the lowest committed offset of all groups of
@@ -175,7 +176,9 @@ export class MemoryBus implements MessageBus {
       this.#assertOpen();
       const topic = this.#topic(options.topic);
       const group = topic.group(options.groupId, options.fromBeginning ?? true, options.startAtGroup);
-      const member = new Member(options.handler, options.batching ?? 'throughput');
+      const batchesInFlight = options.batchesInFlight ?? 1;
+      if (!Number.isInteger(batchesInFlight) || batchesInFlight < 1) throw new RangeError(`batchesInFlight must be a positive integer, got ${batchesInFlight}`);
+      const member = new Member(options.handler, options.batching ?? 'throughput', batchesInFlight);
       group.members.push(member);
       group.membershipChanged.notify();
       for (let partition = 0; partition < topic.partitions.length; partition++) {
@@ -210,26 +213,70 @@ export class MemoryBus implements MessageBus {
 
   /**
    * The loop of one group on one partition. It runs while the group has members and is the only code
-   * that hands out this partition's batches to this group, which is what keeps them ordered and
-   * never concurrent, whatever the membership does meanwhile.
+   * that hands out this partition's batches to this group, which is what keeps them ordered, and never
+   * concurrent beyond what the owner allows (SubscribeOptions.batchesInFlight), whatever the
+   * membership does meanwhile.
+   *
+   * Batches handed out together commit in order: each one's commit waits for the one before it, and
+   * fails when that one failed. So after a failure nothing past the failed batch is committed, and once
+   * every batch in flight has settled the loop starts again from the committed offset.
    */
   async #consume(topic: Topic, group: Group, partition: number): Promise<void> {
     const log = topic.partitions[partition]!;
     let failures = 0;
-    while (group.members.length > 0 && !this.#closed) {
-      const from = group.committed[partition]!;
+    let next = group.committed[partition]!;
+    /** The batches handed out and not yet settled (handled and committed, or failed), and how many are still in the handler. */
+    const inFlight = new Set<Promise<void>>();
+    let handling = 0;
+    /** The member the batches in flight went to. */
+    let holder: Member | undefined;
+    /** The latest batch handed out: the next one's commit waits for it. */
+    let latest: Promise<void> = Promise.resolve();
+    const drained = (): Promise<unknown> => Promise.all([...inFlight].map((delivery) => delivery.catch(() => undefined)));
+    let failure: { readonly error: unknown; readonly offset: number } | undefined;
+    const settled = new Signal();
+    for (;;) {
+      if (group.members.length === 0 || this.#closed) {
+        // The loop ends with nothing in flight, in the same step as this check, so that a member
+        // joining later starts a loop of its own that never runs beside batches of this one.
+        if (inFlight.size === 0) break;
+        await drained();
+        continue;
+      }
+      if (failure !== undefined) {
+        await drained();
+        failures++;
+        const delayMs = Math.min(this.#backoff.initialMs * 2 ** (failures - 1), this.#backoff.maxMs);
+        this.#logger?.warn(
+          { err: failure.error, topic: topic.name, partition, offset: String(failure.offset), groupId: group.id, failures, retryInMs: delayMs },
+          'batch handler failed; the batch will be delivered again',
+        );
+        failure = undefined;
+        // A membership change ends the wait early: the batch goes to the partition's new owner.
+        await waitForAny([group.membershipChanged], delayMs);
+        next = group.committed[partition]!;
+        latest = Promise.resolve();
+        continue;
+      }
+      const owner = group.members[partition % group.members.length]!;
+      // A new owner gets the partition once the batches of the one before have settled.
+      if (handling >= owner.batchesInFlight || (inFlight.size > 0 && holder !== owner)) {
+        await waitForAny([settled, group.membershipChanged]);
+        continue;
+      }
+      const from = next;
       let messages = log.read(from, this.#maxBatchSize, this.#maxBatchBytes);
       if (messages.length === 0) {
         // Registered in the same synchronous step as the read, so no append can slip in between.
-        await waitForAny([topic.appended, group.membershipChanged]);
+        await waitForAny([topic.appended, group.membershipChanged, settled]);
         continue;
       }
-      const wait = group.members[partition % group.members.length]!.batching === 'throughput' ? this.#fetchWait : this.#latencyWait;
+      const wait = owner.batching === 'throughput' ? this.#fetchWait : this.#latencyWait;
       if (wait !== undefined) {
         messages = await this.#fillBatch(topic, group, partition, from, messages, wait);
-        if (group.members.length === 0 || this.#closed) break;
+        if (group.members.length === 0 || this.#closed || failure !== undefined) continue;
+        if (group.members[partition % group.members.length] !== owner) continue;
       }
-      const owner = group.members[partition % group.members.length]!;
       const batch: ConsumedBatch = {
         topic: topic.name,
         partition,
@@ -243,26 +290,40 @@ export class MemoryBus implements MessageBus {
           headers: message.headers,
         })),
       };
-      try {
-        await owner.deliver(batch, () => {
-          const next = from + messages.length;
+      const end = from + messages.length;
+      const before = latest;
+      handling++;
+      const delivery = owner.deliver(
+        batch,
+        (error) => {
+          handling--;
+          if (error !== undefined) failure ??= { error: error.reason, offset: from };
+          settled.notify();
+        },
+        async () => {
+          // Rejects when the batch before failed: then this one counts as failed too.
+          await before;
           // Journaled first: if that fails the handler's work counts as failed and is delivered again.
-          this.#journal?.commit(topic.name, group.id, partition, next, topic.lowestCommitted(partition, { groupId: group.id, offset: next }));
-          group.committed[partition] = next;
+          this.#journal?.commit(topic.name, group.id, partition, end, topic.lowestCommitted(partition, { groupId: group.id, offset: end }));
+          group.committed[partition] = end;
           log.trimBelow(topic.lowestCommitted(partition));
-        });
-      } catch (error) {
-        failures++;
-        const delayMs = Math.min(this.#backoff.initialMs * 2 ** (failures - 1), this.#backoff.maxMs);
-        this.#logger?.warn(
-          { err: error, topic: topic.name, partition, offset: String(from), groupId: group.id, failures, retryInMs: delayMs },
-          'batch handler failed; the batch will be delivered again',
-        );
-        // A membership change ends the wait early: the batch goes to the partition's new owner.
-        await waitForAny([group.membershipChanged], delayMs);
-        continue;
-      }
-      failures = 0;
+        },
+      );
+      next = end;
+      latest = delivery;
+      holder = owner;
+      inFlight.add(delivery);
+      delivery.then(
+        () => {
+          failures = 0;
+        },
+        (error: unknown) => {
+          failure ??= { error, offset: from };
+        },
+      ).finally(() => {
+        inFlight.delete(delivery);
+        settled.notify();
+      });
     }
     group.loops[partition] = undefined;
   }
@@ -304,16 +365,25 @@ class Member {
   constructor(
     private readonly handler: (batch: ConsumedBatch) => Promise<void>,
     readonly batching: 'throughput' | 'latency',
+    readonly batchesInFlight: number,
   ) {}
 
   /**
-   * Runs the handler, then `commit` if it succeeded. Both count as in flight, so that `stop()`
-   * resolves only after the batch in progress is committed (or has failed).
+   * Runs the handler, calls `handled` once it returned (with nothing) or threw (with what it threw),
+   * then `commit` if it succeeded. Both count as in flight, so that `stop()` resolves only after the
+   * batches in progress are committed (or have failed).
    */
-  async deliver(batch: ConsumedBatch, commit: () => void): Promise<void> {
+  async deliver(batch: ConsumedBatch, handled: (failed?: { readonly reason: unknown }) => void, commit: () => void | Promise<void>): Promise<void> {
     // Through a microtask, so that a handler throwing synchronously is a rejection like any other.
     const delivery = Promise.resolve()
       .then(() => this.handler(batch))
+      .then(
+        () => handled(),
+        (reason: unknown) => {
+          handled({ reason });
+          throw reason;
+        },
+      )
       .then(commit);
     const settled = delivery.then(
       () => undefined,
