@@ -3,7 +3,7 @@ import type { DueAbsence, StateStore } from '../ports/state-store.js';
 import type { Logger } from '../observability/logger.js';
 import { absenceAlert } from '../domain/rule-alerts.js';
 import type { AppRuleSet } from '../services/rule-set-cache.js';
-import type { DeliveryQueue } from './delivery-queue.js';
+import type { DeliveryQueue, NewDeliveryJob } from './delivery-queue.js';
 import { jobsOf } from './steps/evaluate-rules.js';
 
 /** How often the state store is asked for passed deadlines: an absence alert is late by at most this. */
@@ -57,13 +57,35 @@ export class AbsenceWatcher {
     await this.#polling;
   }
 
-  /** One round: claims what is due and alerts on it. Exposed for tests. */
+  /**
+   * One round: claims what is due and alerts on it. The deliveries of every claim of the round are
+   * created in one call (one transaction, one produce), then each claim is completed: a round of many
+   * silences at once (rules created together share their deadlines) costs one write, not one per
+   * rule. A claim is completed only once its deliveries are durable; when creating them fails, every
+   * claim of the round is taken again after its lease. Exposed for tests.
+   */
   async poll(): Promise<void> {
     const claims = await this.#deps.state.claimDueAbsences(this.#now(), CLAIM_LEASE_MS, CLAIMS_PER_POLL);
-    await Promise.all(claims.map((claim) => this.#alert(claim)));
+    const nowMs = this.#now();
+    // A claim whose rule could not be looked up is left to its lease; the others go on.
+    const looked = await Promise.allSettled(claims.map((claim) => this.#alertOf(claim, nowMs)));
+    const alerts = looked.flatMap((result) => (result.status === 'fulfilled' && result.value !== undefined ? [result.value] : []));
+    const jobs = alerts.flatMap((alert) => alert.jobs);
+    if (jobs.length > 0) await this.#deps.deliveries.enqueue(jobs);
+    await Promise.all(
+      alerts.map(async ({ claim, suppressed }) => {
+        if (await this.#deps.state.completeAbsence(claim, suppressed, nowMs)) {
+          this.#deps.logger.debug({ appId: claim.appId, ruleId: claim.ruleId, deadline: new Date(claim.deadlineMs).toISOString(), suppressed }, 'absence rule triggered');
+          this.#deps.onAlert?.(suppressed ? 'suppressed' : 'sent');
+        }
+      }),
+    );
+    const failed = looked.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
-  async #alert(claim: DueAbsence): Promise<void> {
+  /** The claim's deliveries (none while its rule is snoozed), or nothing when its rule no longer watches for silence. */
+  async #alertOf(claim: DueAbsence, nowMs: number): Promise<{ claim: DueAbsence; suppressed: boolean; jobs: NewDeliveryJob[] } | undefined> {
     const ruleSet = await this.#deps.ruleSets.forApp(claim.appId);
     const rule = ruleSet.rulesById.get(claim.ruleId);
     if (!rule || rule.trigger.type !== 'absence') {
@@ -72,15 +94,11 @@ export class AbsenceWatcher {
       // is also what a deadline of another installation sharing the Redis (and its key prefix) looks like.
       this.#deps.logger.info({ appId: claim.appId, ruleId: claim.ruleId }, 'absence deadline of a rule that no longer watches for silence dropped');
       await this.#deps.state.disarmAbsence(claim.ruleId);
-      return;
+      return undefined;
     }
-    const nowMs = this.#now();
     const suppressed = rule.snoozedUntilMs > nowMs;
-    if (!suppressed) await this.#deps.deliveries.enqueue(jobsOf(rule, absenceAlert(ruleSet, rule, absenceAlertId(rule.id, claim.deadlineMs), claim.deadlineMs)));
-    if (await this.#deps.state.completeAbsence(claim, suppressed, nowMs)) {
-      this.#deps.logger.debug({ appId: claim.appId, ruleId: claim.ruleId, deadline: new Date(claim.deadlineMs).toISOString(), suppressed }, 'absence rule triggered');
-      this.#deps.onAlert?.(suppressed ? 'suppressed' : 'sent');
-    }
+    const jobs = suppressed ? [] : jobsOf(rule, absenceAlert(ruleSet, rule, absenceAlertId(rule.id, claim.deadlineMs), claim.deadlineMs));
+    return { claim, suppressed, jobs };
   }
 }
 
