@@ -182,6 +182,16 @@ describe('MemoryBus batches in flight', () => {
     };
   }
 
+  /** A member with two batches in flight holding the batches of `names`, once it holds the first two. */
+  async function holdingTwo(names: readonly string[]) {
+    const bus = await openBatchPerMessageBus();
+    const held = heldHandler();
+    const subscription = await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
+    await produceNamed(bus, names);
+    await until(() => expect(held.handed).toEqual(names.slice(0, 2)));
+    return { bus, held, subscription };
+  }
+
   it('hands over one batch at a time by default, and up to batchesInFlight when asked', async () => {
     for (const batchesInFlight of [undefined, 2]) {
       const bus = await openBatchPerMessageBus();
@@ -201,11 +211,7 @@ describe('MemoryBus batches in flight', () => {
   });
 
   it('delivers a failed batch again with every batch after it, though those succeeded: offsets commit in order', async () => {
-    const bus = await openBatchPerMessageBus();
-    const held = heldHandler();
-    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
-    await produceNamed(bus, ['a', 'b', 'c']);
-    await until(() => expect(held.handed).toEqual(['a', 'b']));
+    const { held } = await holdingTwo(['a', 'b', 'c']);
     held.settle('b');
     // b succeeded while a is still in the handler: c takes b's place, and nothing is committed yet.
     await until(() => expect(held.handed).toEqual(['a', 'b', 'c']));
@@ -219,11 +225,7 @@ describe('MemoryBus batches in flight', () => {
   });
 
   it('after a later batch failed, waits for the earlier ones still running, then delivers again from the first not committed', async () => {
-    const bus = await openBatchPerMessageBus();
-    const held = heldHandler();
-    await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
-    await produceNamed(bus, ['a', 'b', 'c']);
-    await until(() => expect(held.handed).toEqual(['a', 'b']));
+    const { held } = await holdingTwo(['a', 'b', 'c']);
     held.settle('b', new Error('store unavailable'));
     for (let turn = 0; turn < 20; turn++) await nextTurn();
     // Nothing new while a runs: neither c nor b again, which a's outcome decides.
@@ -236,11 +238,7 @@ describe('MemoryBus batches in flight', () => {
 
   it('commits a batch that finished early only with the ones before it, so a member stopping waits for all of them', async () => {
     for (const earlierFails of [false, true]) {
-      const bus = await openBatchPerMessageBus();
-      const held = heldHandler();
-      const subscription = await bus.subscribe({ groupId: 'store', topic: TOPIC, handler: held.handler, batchesInFlight: 2 });
-      await produceNamed(bus, ['a', 'b']);
-      await until(() => expect(held.handed).toEqual(['a', 'b']));
+      const { bus, held, subscription } = await holdingTwo(['a', 'b']);
       held.settle('b');
       let stopped = false;
       const stopping = subscription.stop().then(() => (stopped = true));
