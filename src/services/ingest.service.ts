@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { UuidV7Source } from '../lib/uuidv7.js';
 import type { StateStore } from '../ports/state-store.js';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
 import { validateAgainstSchema } from '../domain/event-schema.js';
@@ -65,6 +65,8 @@ interface IdempotencyRecord {
  * the events are durable.
  */
 export class IngestService {
+  readonly #ids = new UuidV7Source();
+
   constructor(
     private readonly deps: {
       ingestConfig: Pick<IngestConfigCache, 'get'>;
@@ -121,7 +123,7 @@ export class IngestService {
         if (found.length > 0) problems.set(index, found);
       }
       return {
-        id: uuidv7(),
+        id: this.#ids.next(),
         appId: request.appId,
         event: item.event,
         customerId: item.customerId ?? null,
