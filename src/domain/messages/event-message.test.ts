@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEventMessage, encodeEventEntry, eventBatchMessage, receivedJsonOf } from './event-message.js';
+import { decodeEventMessage, encodeEventEntry, eventBatchMessage, receivedJsonOf, utf8Lines } from './event-message.js';
 import type { StoredEvent } from '../events.js';
 import { entryObject } from '../../../test/helpers/pipeline-fixtures.js';
 
@@ -146,5 +146,33 @@ describe('event messages', () => {
     expect(decodeEventMessage(Buffer.from(`{"v":3,"appId":"nope"}\n${entry}`))).toMatchObject({ ok: false, reason: expect.stringMatching(/appId/) });
     expect(decodeEventMessage(Buffer.from(`{"v":4,"appId":"${APP_ID}"}\n${entry}`))).toMatchObject({ ok: false });
     expect(decodeEventMessage(Buffer.from(`{"v":3,"appId":"${APP_ID}"}\n${entry}\n{}`))).toEqual({ ok: false, reason: 'invalid event message: 4 lines after the first, not three per event' });
+  });
+});
+
+describe('utf8Lines', () => {
+  /** Bytes of every kind a message may hold, and some it should not: newlines, wide characters, broken sequences. */
+  const PIECES = ['\n', 'a', '{"k":1}', 'é', '支', '🚀', '\n\n'].map((text) => Buffer.from(text, 'utf8')).concat([Buffer.from([0xe2, 0x82]), Buffer.from([0xff]), Buffer.from([0xf0, 0x9f])]);
+
+  function randomBytes(seed: number, pieces: number): Buffer {
+    let state = seed;
+    const next = (): number => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31);
+    return Buffer.concat(Array.from({ length: pieces }, () => PIECES[next() % PIECES.length]!));
+  }
+
+  it('gives the lines of the whole text decoded at once, wherever its slices are cut', () => {
+    const cases = [Buffer.alloc(0), Buffer.from('\n'), Buffer.from('no newline at all'), Buffer.from('ends with one\n'), ...Array.from({ length: 40 }, (_, seed) => randomBytes(seed, 200))];
+    for (const value of cases) {
+      const whole = value.toString('utf8').split('\n');
+      for (const sliceBytes of [1, 2, 3, 5, 8, 64, 65_536]) expect(utf8Lines(value, sliceBytes)).toEqual(whole);
+    }
+  });
+
+  it('decodes a message of megabytes a slice at a time to the same events', () => {
+    const events = Array.from({ length: 8_000 }, (_, index) =>
+      storedEvent({ id: `0190a5f0-1111-7000-8000-${String(index).padStart(12, '0')}`, data: { index, note: index % 7 === 0 ? 'wide 支払い 🚀 '.repeat(index % 50) : 'x' } }),
+    );
+    const { value } = eventBatchMessage(APP_ID, events.map(encodeEventEntry));
+    expect(value.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(decodeEventMessage(value)).toEqual({ ok: true, events, invalid: [] });
   });
 });
