@@ -170,7 +170,8 @@ export function decodeEventMessage(value: Buffer): DecodeResult {
     const header = parseJson(lines[0]!);
     if (isJsonObject(header) && header.v === 3) return decodeLines(header, lines);
   }
-  return decodeJson(value.toString('utf8'));
+  // v1 and v2 are one JSON document; the lines joined again are the whole text, decoded once.
+  return decodeJson(lines.join('\n'));
 }
 
 /** How much of a message utf8Lines decodes at a time. */
@@ -180,8 +181,10 @@ const DECODE_SLICE_BYTES = 64 * 1024;
  * `value.toString('utf8').split('\n')`, decoded a slice of at most `sliceBytes` at a time, cut where a
  * line ends (a longer line is decoded whole). A produce call's message holds megabytes: decoded to one
  * string, each of its events cost about 0.9 µs to decode and split, where slices of 64 KiB cost under
- * 0.1 µs (bench/NOTES.md). The result is the same: a newline byte is never part of another
- * character's encoding, so a slice cut there decodes as it would within the whole.
+ * 0.1 µs (bench/NOTES.md). The slices are young strings where the one large string was not, so a
+ * worker holding large batches gives part of that back to the collector; embedded mode did not. The
+ * result is the same: a newline byte is never part of another character's encoding, so a slice cut
+ * there decodes as it would within the whole.
  */
 export function utf8Lines(value: Buffer, sliceBytes = DECODE_SLICE_BYTES): string[] {
   let lines: string[] | undefined;
