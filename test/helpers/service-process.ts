@@ -19,18 +19,33 @@ export interface ServiceProcess {
 }
 
 /**
- * The Node.js flags the service runs with, as `npm start` and the container image give them
- * (bench/NOTES.md has the measurements); test/unit/deploy-assets.test.ts holds the three equal.
- * - A larger young generation. Node also takes it from NODE_OPTIONS, where the image sets it, so that
- *   an operator can change it.
+ * The Node.js flags the service runs with, as `npm start`, the container image and the deployment files
+ * give them (bench/NOTES.md has the measurements); test/unit/deploy-assets.test.ts and
+ * test/unit/ops-assets.test.ts hold them equal.
+ * - A larger young generation: 64 MiB per semi-space, and 128 MiB for a process of the worker role,
+ *   whose batches leave more short-lived objects behind per scavenge than requests do. Node takes it
+ *   from NODE_OPTIONS, where the image sets it and the deployment files set the worker's, so that an
+ *   operator can change it; the processes started here get it the same way.
  * - No allocation-site pretenuring: V8 otherwise starts allocating some of each request's objects in the
  *   old generation, where, dead after the request, they keep the young objects they point to alive
  *   through every scavenge until a full collection. NODE_OPTIONS refuses V8 flags like this one: the
  *   image passes it in its ENTRYPOINT.
  */
 export const SERVICE_NODE_OPTIONS = ['--max-semi-space-size=64'] as const;
+export const WORKER_NODE_OPTIONS = ['--max-semi-space-size=128'] as const;
+/** Variables of Node's own that a deployment may set beside the service's configuration. */
+export const NODE_OWN_VARIABLES: readonly string[] = ['NODE_OPTIONS'];
 export const SERVICE_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 export const SERVICE_NODE_FLAGS = [...SERVICE_NODE_OPTIONS, ...SERVICE_V8_FLAGS] as const;
+
+/**
+ * The NODE_OPTIONS of a service process started with these arguments and environment: its role's,
+ * then the caller's (a preloaded module, or another young generation: of two, Node takes the last).
+ */
+function nodeOptionsFor(args: readonly string[], env: Record<string, string>): string {
+  const role = args[0] ?? env.ROLE ?? 'all';
+  return [...(role === 'worker' ? WORKER_NODE_OPTIONS : SERVICE_NODE_OPTIONS), ...(env.NODE_OPTIONS ? [env.NODE_OPTIONS] : [])].join(' ');
+}
 
 /** The image's entry point (deploy/Dockerfile): Node with the V8 flags, then the compiled service; the role is its only argument. */
 export const IMAGE_ENTRYPOINT = `ENTRYPOINT ${JSON.stringify(['node', ...SERVICE_V8_FLAGS, 'dist/main.js']).replaceAll(',', ', ')}`;
@@ -48,8 +63,8 @@ const ENTRY_ARGS: Record<ServiceEntry, readonly string[]> = {
 };
 
 /**
- * Runs the real service as a child process with exactly the given environment, plus PATH and HOME:
- * nothing leaks in from the test runner's own environment. Events are kept whatever their age
+ * Runs the real service as a child process with exactly the given environment, plus PATH, HOME and
+ * its role's NODE_OPTIONS (before any the environment gives): nothing leaks in from the test runner's own environment. Events are kept whatever their age
  * (EVENT_RETENTION_DAYS=0) unless `env` says otherwise: the suites date their events on fixed days
  * that the default retention would hide as the calendar moves on. `root`: the checkout to run, this
  * one by default (the benchmarks compare another one's build with it).
@@ -59,9 +74,17 @@ export function spawnService(
   args: string[] = [],
   options: { entry?: ServiceEntry; root?: string } = {},
 ): { child: ChildProcess; output: () => string; stopCapturing: () => void } {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...ENTRY_ARGS[options.entry ?? 'source'], ...args], {
+  const child = spawn(process.execPath, [...SERVICE_V8_FLAGS, ...ENTRY_ARGS[options.entry ?? 'source'], ...args], {
     cwd: options.root ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', EVENT_RETENTION_DAYS: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      EVENT_RETENTION_DAYS: '0',
+      ...env,
+      NODE_OPTIONS: nodeOptionsFor(args, env),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

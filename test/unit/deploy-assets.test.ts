@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, type ScalarTag } from 'yaml';
 import { envSchema, loadConfig } from '../../src/config.js';
-import { IMAGE_ENTRYPOINT, SERVICE_NODE_FLAGS, SERVICE_NODE_OPTIONS } from '../helpers/service-process.js';
+import { IMAGE_ENTRYPOINT, NODE_OWN_VARIABLES, SERVICE_NODE_FLAGS, SERVICE_NODE_OPTIONS, WORKER_NODE_OPTIONS } from '../helpers/service-process.js';
 
 /**
  * docker-compose.yml, docker-compose.cluster.yml and the Dockerfile cannot run on the CI machine (no
@@ -25,7 +25,11 @@ interface ComposeService {
 /** The configuration a role's environment gives, once every variable it sets is one the schema knows. */
 function roleConfig(role: string, environment: Record<string, string | number> = {}) {
   // `${NAME:-default}` is the default when the operator passes nothing.
-  const env = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:-(.*)\}/, '$1')]));
+  const env = Object.fromEntries(
+    Object.entries(environment)
+      .filter(([k]) => !NODE_OWN_VARIABLES.includes(k))
+      .map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:-(.*)\}/, '$1')]),
+  );
   for (const name of Object.keys(env)) expect(Object.keys(envSchema.shape), `${role} sets ${name}`).toContain(name);
   return loadConfig({ ...env, ROLE: role });
 }
@@ -51,6 +55,11 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(services), `host of ${address}`).toContain(host);
     }
     expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['kafka', 'clickhouse', 'redis', 'postgres']));
+  });
+
+  it("runs the worker with the young generation the tests and the benchmarks give it, the api with the image's", () => {
+    expect(services.worker?.environment?.NODE_OPTIONS).toBe(WORKER_NODE_OPTIONS.join(' '));
+    expect(services.api?.environment?.NODE_OPTIONS).toBeUndefined();
   });
 
   it('is safe to run as it is: restarts every service, publishes only the API on every interface, sets no client secret', () => {
