@@ -64,10 +64,11 @@ const ENTRY_ARGS: Record<ServiceEntry, readonly string[]> = {
 
 /**
  * Runs the real service as a child process with exactly the given environment, plus PATH, HOME and
- * its role's NODE_OPTIONS (before any the environment gives): nothing leaks in from the test runner's own environment. Events are kept whatever their age
- * (EVENT_RETENTION_DAYS=0) unless `env` says otherwise: the suites date their events on fixed days
- * that the default retention would hide as the calendar moves on. `root`: the checkout to run, this
- * one by default (the benchmarks compare another one's build with it).
+ * its role's NODE_OPTIONS (before any the environment gives): nothing leaks in from the test runner's
+ * own environment. Events are kept whatever their age (EVENT_RETENTION_DAYS=0) unless `env` says
+ * otherwise: the suites date their events on fixed days that the default retention would hide as the
+ * calendar moves on. `root`: the checkout to run, this one by default (the benchmarks compare another
+ * one's build with it).
  */
 export function spawnService(
   env: Record<string, string>,
