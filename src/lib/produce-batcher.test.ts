@@ -82,6 +82,66 @@ describe('ProduceBatcher while a call is in flight', () => {
   });
 });
 
+describe('ProduceBatcher with a linger', () => {
+  /** A batcher recording its calls, which answer at once. */
+  function lingering(linger: { ms: number; busyCallers: number }): { batcher: ProduceBatcher<number>; calls: number[][] } {
+    const calls: number[][] = [];
+    const batcher = new ProduceBatcher<number>((items) => {
+      calls.push(items);
+      return Promise.resolve();
+    }, { maxWeight: 1000, weight: () => 1, linger });
+    return { batcher, calls };
+  }
+  const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('never waits while calls carry fewer callers than busyCallers: a lone caller goes at once', async () => {
+    // A linger of a minute would time the test out if a quiet batcher waited.
+    const { batcher, calls } = lingering({ ms: 60_000, busyCallers: 2 });
+    for (const n of [1, 2, 3]) await batcher.add([n]);
+    expect(calls).toEqual([[1], [2], [3]]);
+  });
+
+  it('after a busy call, waits for as many callers as it carried and goes as soon as they are in', async () => {
+    const { batcher, calls } = lingering({ ms: 60_000, busyCallers: 3 });
+    await Promise.all([batcher.add([1]), batcher.add([2]), batcher.add([3])]);
+    expect(calls).toEqual([[1, 2, 3]]);
+    const next = [batcher.add([4])];
+    await nextTurn();
+    await nextTurn();
+    expect(calls).toEqual([[1, 2, 3]]);
+    next.push(batcher.add([5]), batcher.add([6]));
+    await Promise.all(next);
+    expect(calls).toEqual([[1, 2, 3], [4, 5, 6]]);
+  });
+
+  it('waits at most its ms, then sends what it has; the next call, smaller, does not wait', async () => {
+    const { batcher, calls } = lingering({ ms: 300, busyCallers: 2 });
+    await Promise.all([batcher.add([1]), batcher.add([2])]);
+    const lone = batcher.add([3]);
+    await nextTurn();
+    await nextTurn();
+    expect(calls).toEqual([[1, 2]]);
+    await lone;
+    expect(calls).toEqual([[1, 2], [3]]);
+    // The last call carried one caller: the service is quiet again, and the next call goes at once.
+    void batcher.add([4]);
+    await nextTurn();
+    await nextTurn();
+    expect(calls).toEqual([[1, 2], [3], [4]]);
+  });
+
+  it('stop sends a waiting call at once', async () => {
+    const { batcher, calls } = lingering({ ms: 60_000, busyCallers: 2 });
+    await Promise.all([batcher.add([1]), batcher.add([2])]);
+    const waiting = batcher.add([3]);
+    await nextTurn();
+    expect(calls).toEqual([[1, 2]]);
+    await batcher.stop();
+    await waiting;
+    expect(calls).toEqual([[1, 2], [3]]);
+  });
+});
+
 describe('ProduceBatcher.stop', () => {
   it('sends what is queued at once and resolves after every call settled, each caller with its own answer', async () => {
     const calls: number[][] = [];

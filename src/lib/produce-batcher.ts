@@ -17,6 +17,12 @@ import { AsyncResource } from 'node:async_hooks';
  * or fails as a whole. Every caller's promise settles with the call its items went out in, so a 202
  * still means "durable".
  *
+ * Under load, a call may wait a little for more (`linger`): once the previous call carried at least
+ * `busyCallers` callers, the next waits up to `ms` for as many callers as the previous one carried
+ * before it goes. Callers come back soon after their answers under load (a client with its next
+ * request), and a call that waits for them carries more of them: fewer, larger calls cost less per
+ * event at the edge and at the broker. A quiet service never waits: its calls carry a caller or two.
+ *
  * `stop()` (at shutdown) sends what is queued at once and waits for every outstanding call, so each
  * caller already in still gets its real answer; a caller arriving after it is refused.
  */
@@ -25,7 +31,11 @@ export class ProduceBatcher<T> {
   readonly #maxWeight: number;
   readonly #maxInFlight: number;
   readonly #weight: (item: T) => number;
+  readonly #linger: Linger | undefined;
   #queue: Entry<T>[] = [];
+  /** Callers in the last call sent: a call this large means callers are many (see linger). */
+  #lastCallCallers = 0;
+  #lingerTimer: NodeJS.Timeout | undefined;
   #inFlight = 0;
   #scheduled = false;
   #stopping = false;
@@ -38,17 +48,26 @@ export class ProduceBatcher<T> {
    */
   readonly #flushOutsideCallers = AsyncResource.bind(() => {
     this.#scheduled = false;
+    if (this.#shouldLinger()) {
+      this.#lingerTimer = setTimeout(this.#lingerOver, this.#linger!.ms);
+      return;
+    }
     this.#flush();
   });
+  readonly #lingerOver = (): void => {
+    this.#lingerTimer = undefined;
+    this.#flush();
+  };
 
   constructor(
     send: (items: T[]) => Promise<void>,
-    options: { maxWeight: number; weight: (item: T) => number; maxInFlight?: number },
+    options: { maxWeight: number; weight: (item: T) => number; maxInFlight?: number; linger?: Linger },
   ) {
     this.#send = send;
     this.#maxWeight = options.maxWeight;
     this.#weight = options.weight;
     this.#maxInFlight = options.maxInFlight ?? 1;
+    this.#linger = options.linger;
   }
 
   add(items: readonly T[]): Promise<void> {
@@ -83,7 +102,9 @@ export class ProduceBatcher<T> {
       this.#drained = undefined;
       return;
     }
-    if (this.#scheduled || this.#queue.length === 0 || this.#inFlight >= this.#maxInFlight) return;
+    // A lingering call has what it waited for: it goes in this turn's check phase, with whoever else arrives in the turn.
+    if (this.#lingerTimer && this.#queue.length >= this.#lastCallCallers) this.#stopLingering();
+    if (this.#scheduled || this.#lingerTimer || this.#queue.length === 0 || this.#inFlight >= this.#maxInFlight) return;
     // Stopping: no turn to wait for, nobody else is coming.
     if (this.#stopping) {
       this.#flush();
@@ -93,7 +114,18 @@ export class ProduceBatcher<T> {
     setImmediate(this.#flushOutsideCallers);
   }
 
+  #shouldLinger(): boolean {
+    const linger = this.#linger;
+    return linger !== undefined && !this.#stopping && this.#inFlight < this.#maxInFlight && this.#lastCallCallers >= linger.busyCallers && this.#queue.length < this.#lastCallCallers;
+  }
+
+  #stopLingering(): void {
+    clearTimeout(this.#lingerTimer);
+    this.#lingerTimer = undefined;
+  }
+
   #flush(): void {
+    if (this.#lingerTimer) this.#stopLingering();
     while (this.#queue.length > 0 && this.#inFlight < this.#maxInFlight) {
       let size = 0;
       let count = 0;
@@ -109,6 +141,7 @@ export class ProduceBatcher<T> {
 
   #dispatch(batch: Entry<T>[]): void {
     this.#inFlight += 1;
+    this.#lastCallCallers = batch.length;
     this.#send(batch.flatMap((entry) => entry.items))
       .then(
         () => batch.forEach((entry) => entry.resolve()),
@@ -121,6 +154,14 @@ export class ProduceBatcher<T> {
         this.#schedule();
       });
   }
+}
+
+/** When a call waits for more callers (see ProduceBatcher). */
+export interface Linger {
+  /** The longest a call waits. */
+  readonly ms: number;
+  /** It waits only after a call that carried at least this many callers. */
+  readonly busyCallers: number;
 }
 
 interface Entry<T> {

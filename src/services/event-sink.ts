@@ -27,6 +27,11 @@ export interface EventSink {
  * (never split) always fits, and 1 MiB per call keeps produce latency low.
  */
 const MAX_PRODUCE_BYTES = 1024 * 1024;
+/**
+ * Under load a produce call waits up to a millisecond for the callers the previous call answered to
+ * come back with their next requests (ProduceBatcher's linger), once a call carried this many callers.
+ */
+const PRODUCE_LINGER = { ms: 1, busyCallers: 8 } as const;
 /** How long ingest fails fast after Kafka failed, before one request probes it again. */
 const BUS_COOLDOWN_MS = 2_000;
 
@@ -48,7 +53,7 @@ export function busEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<Kaf
       throw err;
     });
   };
-  const batcher = new ProduceBatcher<PendingEntry>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length });
+  const batcher = new ProduceBatcher<PendingEntry>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length, linger: PRODUCE_LINGER });
   return {
     publish: (events) => {
       // Refused now rather than queued behind the call in flight (a probe may take the produce
