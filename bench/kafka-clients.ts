@@ -7,7 +7,8 @@ import { parseArgs, promisify } from 'node:util';
 import { KafkaBus } from '../src/adapters/bus/kafka-bus.js';
 import { positiveWhole } from './cli-options.js';
 import { eventMessageBytes } from './events.js';
-import { stackUp } from './stack.js';
+import { createBenchTopic, deleteBenchTopics, stackUp } from './stack.js';
+import { uniqueName } from '../test/helpers/stack-env.js';
 
 /**
  * The edge's produce calls through kafkajs (the service's own bus, as the api uses it) and through
@@ -129,10 +130,18 @@ async function main(): Promise<void> {
   if (!options.platformatic) throw new Error('--platformatic DIR: the directory of an installed @platformatic/kafka (see the comment at the top of bench/kafka-clients.ts)');
   const rounds = positiveWhole('rounds', options.rounds);
   const stack = await stackUp();
-  const topic = `bench-kafka-clients-${randomUUID().slice(0, 8)}`;
-  const admin = new KafkaBus({ brokers: stack.kafkaBrokers, clientId: 'bench-kafka-clients-admin', fetch: { minBytes: 1, maxWaitMs: 100 } });
-  await admin.ensureTopic(topic, 1);
-  await admin.close();
+  // A topic of the benchmark's own (one partition, as one app's events), deleted at the end.
+  const prefix = `${uniqueName('bench')}.`;
+  const topic = `${prefix}kafka-clients`;
+  await createBenchTopic(stack.kafkaBrokers, topic, 1);
+  try {
+    await compare(stack.kafkaBrokers, topic, rounds);
+  } finally {
+    await deleteBenchTopics(stack.kafkaBrokers, prefix);
+  }
+}
+
+async function compare(brokers: string[], topic: string, rounds: number): Promise<void> {
   const event = eventMessageBytes();
   const sizes = [
     { name: 'one event', bytes: event },
@@ -145,7 +154,7 @@ async function main(): Promise<void> {
     const samples: Record<Client, Measurement[]> = { kafkajs: [], platformatic: [] };
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
-      for (const client of order) samples[client].push(await measureIn(client, stack.kafkaBrokers, topic, size.bytes));
+      for (const client of order) samples[client].push(await measureIn(client, brokers, topic, size.bytes));
       const last = (client: Client): Measurement => samples[client].at(-1)!;
       console.log(`[kafka-clients] ${size.name} (${size.bytes} B) round ${round + 1}: kafkajs ${round1(last('kafkajs').cpuMicrosPerCall)} µs CPU, ${round1(last('kafkajs').wallMicrosPerCall)} µs wall · platformatic ${round1(last('platformatic').cpuMicrosPerCall)} µs CPU, ${round1(last('platformatic').wallMicrosPerCall)} µs wall`);
     }
