@@ -8,6 +8,7 @@ import { positiveWhole } from './cli-options.js';
 import { CpuSampler } from './cpu.js';
 import { BATCH_SIZE, SAMPLE_EVENT, SHAPES, type RequestShape } from './events.js';
 import { runLoad } from './load.js';
+import { median } from './statistics.js';
 import { ingest } from './management-api.js';
 import { findStackProcesses } from './processes.js';
 import { stackUp } from './stack.js';
@@ -112,12 +113,6 @@ type Side = (typeof SIDES)[number];
 
 function log(message: string): void {
   process.stdout.write(`[ab] ${message}\n`);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function mediansOf(samples: readonly Sample[]): Sample {

@@ -8,6 +8,7 @@ import { KafkaBus } from '../src/adapters/bus/kafka-bus.js';
 import { positiveWhole } from './cli-options.js';
 import { eventMessageBytes } from './events.js';
 import { createBenchTopic, deleteBenchTopics, stackUp } from './stack.js';
+import { median } from './statistics.js';
 import { uniqueName } from '../test/helpers/stack-env.js';
 
 /**
@@ -119,11 +120,6 @@ async function measureIn(client: Client, brokers: string[], topic: string, bytes
   return JSON.parse(last) as Measurement;
 }
 
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 async function main(): Promise<void> {
