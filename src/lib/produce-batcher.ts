@@ -54,10 +54,8 @@ export class ProduceBatcher<T> {
     }
     this.#flush();
   });
-  readonly #lingerOver = (): void => {
-    this.#lingerTimer = undefined;
-    this.#flush();
-  };
+  /** The wait is over: #flush forgets the timer, as it does when a call goes early. */
+  readonly #lingerOver = (): void => this.#flush();
 
   constructor(
     send: (items: T[]) => Promise<void>,
