@@ -231,7 +231,18 @@ export async function createContainer(config: Config, logger: Logger, options: {
   // Built here, but its stopper is pushed last (below), so that it stops first.
   const sink = busEventSink(bus, topics, busMetrics);
   const versions = openVersions(config, state, logger);
-  const services = createServices({ metadata, events, state, versions, sink, alertSender, logger, checks, settings: serviceSettings(config) });
+  const services = createServices({
+    metadata,
+    events,
+    state,
+    versions,
+    sink,
+    alertSender,
+    logger,
+    checks,
+    settings: serviceSettings(config),
+    credentialLookups: serviceMetrics.credentialLookups,
+  });
   const { ruleSets } = services;
   // Only API processes consult it; a worker's (idle) Redis connection costs nothing worth a special case.
   const rateLimiter: RateLimiter = config.distributed

@@ -47,6 +47,7 @@ export interface ServiceMetrics {
   readonly deliveryDuration: Histogram<'channel'>;
   readonly deliveryDeadLetters: Counter<'channel'>;
   readonly dependencyUp: Gauge<'dependency'>;
+  readonly credentialLookups: Counter<'result'>;
   /** Observed once per stored event: a PlainHistogram's one series. */
   readonly eventStoredLatency: HistogramSeries;
   readonly alertDeliveredLatency: Histogram<'channel'>;
@@ -109,6 +110,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
     deliveryDuration: histogram('eas_delivery_duration_seconds', 'One alert delivery attempt', DELIVERY_BUCKETS, ['channel']),
     deliveryDeadLetters: counter('eas_delivery_dead_letters_total', 'Alert deliveries dead-lettered (failed for good)', ['channel']),
     dependencyUp: gauge('eas_dependency_up', 'Whether the dependency answered the last readiness check (1) or not (0)', ['dependency']),
+    credentialLookups: counter('eas_credential_lookups_total', 'API keys and client secrets looked up in the metadata database because the in-process cache could not answer, by result (found, unknown)', ['result']),
     eventStoredLatency: PlainHistogram.register(registry, 'eas_event_stored_latency_seconds', 'From an event being accepted (202) to the end of the INSERT that stored it', EVENT_AGE_BUCKETS).series(),
     alertDeliveredLatency: histogram(
       'eas_alert_delivered_latency_seconds',
@@ -126,6 +128,7 @@ export function createServiceMetrics(registry: Registry): ServiceMetrics {
   // then sees the first increment instead of a series that appears out of nowhere.
   for (const reason of EVENT_REJECTION_REASONS) metrics.eventsRejected.inc({ reason }, 0);
   for (const outcome of TRIGGER_OUTCOMES) metrics.ruleTriggers.inc({ outcome }, 0);
+  for (const result of ['found', 'unknown']) metrics.credentialLookups.inc({ result }, 0);
   for (const channel of CHANNELS) {
     for (const outcome of DELIVERY_OUTCOMES) metrics.deliveries.inc({ channel, outcome }, 0);
     metrics.deliveryDeadLetters.inc({ channel }, 0);

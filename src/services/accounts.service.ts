@@ -1,6 +1,7 @@
 import { DuplicateRecordError, type ClientSecretScope, type MetadataRepositories, type MetadataStore } from '../ports/metadata.js';
 import { digestCredential, generateClientSecret, maskedHint, shownPrefix } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
+import type { Authenticator } from './authenticator.js';
 
 export interface NewAccountResult {
   readonly accountId: string;
@@ -28,7 +29,7 @@ export interface BootstrapSecret {
  * covers a fresh installation.
  */
 export class AccountsService {
-  constructor(private readonly deps: { metadata: MetadataStore; logger: Logger }) {}
+  constructor(private readonly deps: { metadata: MetadataStore; authenticator: Pick<Authenticator, 'changed'>; logger: Logger }) {}
 
   /** Creates an account with its first client secret, in one transaction. */
   async createWithSecret(input: { name: string; label?: string; scopes?: readonly ClientSecretScope[] }): Promise<NewAccountResult> {
@@ -62,35 +63,39 @@ export class AccountsService {
    * At start, makes sure an account of that name exists and that this exact value is one of its
    * active client secrets (label `bootstrap`, all scopes). Every process runs it at start; it is
    * idempotent, and a secret revoked through the API is made active again, because the operator's
-   * configuration says it should be.
+   * configuration says it should be. Running processes that refused the secret until then accept it
+   * from their next request on.
    */
   async ensureBootstrapSecret(bootstrap: BootstrapSecret): Promise<void> {
     if (!bootstrap.clientSecret) return;
     const register = () => this.deps.metadata.transaction((tx) => this.#registerOnce(tx, bootstrap.clientSecret!, bootstrap.accountName));
+    let madeValid: boolean;
     try {
-      await register();
+      madeValid = await register();
     } catch (err) {
       // Several processes starting at once on a fresh database race to insert the same digest; the
       // loser finds the winner's row on a second pass.
       if (!(err instanceof DuplicateRecordError)) throw err;
-      await register();
+      madeValid = await register();
     }
+    if (madeValid) await this.deps.authenticator.changed();
   }
 
-  async #registerOnce(tx: MetadataRepositories, clientSecret: string, accountName: string): Promise<void> {
+  /** True when the secret was not valid before: registered now, or made active again. */
+  async #registerOnce(tx: MetadataRepositories, clientSecret: string, accountName: string): Promise<boolean> {
     const digest = digestCredential(clientSecret);
     const existing = await tx.clientSecrets.findByDigest(digest);
     if (existing) {
-      if (existing.revokedAt) {
-        // The configuration says this secret is active. Say so loudly: if it was revoked because it
-        // leaked, the operator must remove it from the configuration, not just revoke it.
-        this.deps.logger.warn({ account: accountName }, 'BOOTSTRAP_CLIENT_SECRET had been revoked and is active again; unset it once other secrets exist');
-        await tx.clientSecrets.reactivate(existing.id);
-      }
-      return;
+      if (!existing.revokedAt) return false;
+      // The configuration says this secret is active. Say so loudly: if it was revoked because it
+      // leaked, the operator must remove it from the configuration, not just revoke it.
+      this.deps.logger.warn({ account: accountName }, 'BOOTSTRAP_CLIENT_SECRET had been revoked and is active again; unset it once other secrets exist');
+      await tx.clientSecrets.reactivate(existing.id);
+      return true;
     }
     const account = (await tx.accounts.findOldestByName(accountName)) ?? (await tx.accounts.create({ name: accountName }));
     await tx.clientSecrets.create({ accountId: account.id, label: 'bootstrap', scopes: ['read', 'write'], digest, hint: maskedHint(shownPrefix(clientSecret)) });
     this.deps.logger.info({ account: accountName }, 'bootstrap client secret registered');
+    return true;
   }
 }

@@ -10,7 +10,7 @@ export class AppKeysService {
 
   /**
    * Replaces the app's API key: the new key is returned once, the old one fails with 401 from the
-   * moment this resolves, on every API process (`authenticator.revoked()` completes before the caller
+   * moment this resolves, on every API process (`authenticator.changed()` completes before the caller
    * answers). Also used by the CLI, which acts outside any account: `accountId` null then takes the
    * app's UUID only (see app-lookup.ts).
    */
@@ -20,7 +20,7 @@ export class AppKeysService {
     // Overwriting the digest is the revocation: exactly one key per app, and the old one matches nothing.
     const rotated = await this.deps.metadata.apps.update(app.id, { apiKeyDigest: digestCredential(apiKey), apiKeyPrefix: shownPrefix(apiKey) });
     if (!rotated) throw notFound();
-    await this.deps.authenticator.revoked();
+    await this.deps.authenticator.changed();
     return { app: toAppView(rotated), apiKey };
   }
 }

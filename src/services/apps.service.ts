@@ -124,7 +124,7 @@ export class AppsService {
   async delete(accountId: string, appIdOrSlug: string): Promise<void> {
     const app = await requireApp(this.deps.metadata.apps, accountId, appIdOrSlug);
     await this.deps.metadata.apps.delete(app.id);
-    await this.deps.authenticator.revoked();
+    await this.deps.authenticator.changed();
     // Events of the app still in the pipeline must not fire its (now deleted) rules.
     await this.deps.ruleSets.invalidate();
     try {

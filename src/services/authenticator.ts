@@ -1,6 +1,7 @@
+import type { Counter } from 'prom-client';
 import type { ClientSecretScope, MetadataRepositories } from '../ports/metadata.js';
 import type { StateStore } from '../ports/state-store.js';
-import { credentialKind, digestCredential, digestsEqual } from '../domain/credentials.js';
+import { credentialKind, digestCredential, digestsEqual, type CredentialKind } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
 import { VersionedCache, type CacheVersions } from './versioned-cache.js';
 
@@ -28,6 +29,13 @@ export const AUTH_VERSION_KEY = 'auth:version';
 
 /** Upper bound on staleness should the version ever fail to be bumped (a network split mid-revocation). */
 const CACHE_TTL_MS = 60_000;
+/**
+ * How long an unknown credential is remembered as unknown. Credentials are random and made here, so
+ * none is presented before it exists; the ones that become valid again (the bootstrap secret at a
+ * start) bump the version. This bound is for what neither covers: a metadata database restored
+ * from a backup.
+ */
+const UNKNOWN_TTL_MS = 10_000;
 /** `lastUsedAt` is a hint for humans; one write per secret per minute per process is plenty. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -35,23 +43,34 @@ const CACHE_MAX_ENTRIES = 10_000;
 /**
  * Turns a presented credential into a principal. Lookups go by SHA-256 digest and are cached in
  * process (a VersionedCache), so the hot path (ingest) does not query the metadata database on every
- * request, while a rotated key fails from that moment on, on every API process: `revoked()` completes
- * before the rotating request gets its response.
+ * request, while a rotated key fails from that moment on, on every API process: `changed()` completes
+ * before the rotating request gets its response. Unknown credentials are cached as unknown: a client
+ * still sending a revoked key costs a database read per process every UNKNOWN_TTL_MS, not per request.
  */
 export class Authenticator {
   readonly #metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>;
   readonly #logger: Logger;
   readonly #cache: VersionedCache<Principal>;
   readonly #lastUsedWrites = new Map<string, number>();
+  readonly #lookups: Counter<'result'> | undefined;
 
-  constructor(deps: { metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>; state: StateStore; versions?: CacheVersions | undefined; logger: Logger }) {
+  /** `lookups`: counts the reads of the metadata database, by result (`found`, `unknown`). */
+  constructor(deps: {
+    metadata: Pick<MetadataRepositories, 'apps' | 'clientSecrets'>;
+    state: StateStore;
+    versions?: CacheVersions | undefined;
+    logger: Logger;
+    lookups?: Counter<'result'> | undefined;
+  }) {
     this.#metadata = deps.metadata;
     this.#logger = deps.logger;
+    this.#lookups = deps.lookups;
     this.#cache = new VersionedCache({
       state: deps.state,
       versions: deps.versions,
       versionKey: AUTH_VERSION_KEY,
       ttlMs: CACHE_TTL_MS,
+      missTtlMs: UNKNOWN_TTL_MS,
       maxEntries: CACHE_MAX_ENTRIES,
       logger: deps.logger,
     });
@@ -62,17 +81,23 @@ export class Authenticator {
     const kind = credentialKind(value);
     if (!kind) return null;
     const digest = digestCredential(value);
-    const principal = await this.#cache.get(digest, () => (kind === 'api_key' ? this.#lookupApiKey(digest) : this.#lookupClientSecret(digest)));
+    const principal = await this.#cache.get(digest, () => this.#lookup(kind, digest));
     if (principal) this.#touch(principal);
     return principal;
   }
 
   /**
-   * Call after committing a change that revokes credentials. When it resolves, every process
-   * re-checks the database on its next request.
+   * Call after committing a change that revokes credentials or makes a refused one valid again. When
+   * it resolves, every process re-checks the database on its next request.
    */
-  async revoked(): Promise<void> {
+  async changed(): Promise<void> {
     await this.#cache.invalidate();
+  }
+
+  async #lookup(kind: CredentialKind, digest: string): Promise<Principal | null> {
+    const principal = kind === 'api_key' ? await this.#lookupApiKey(digest) : await this.#lookupClientSecret(digest);
+    this.#lookups?.inc({ result: principal ? 'found' : 'unknown' });
+    return principal;
   }
 
   async #lookupApiKey(digest: string): Promise<ApiKeyPrincipal | null> {

@@ -139,7 +139,7 @@ export class ClientSecretsService {
 
     // Also on `already_revoked`: if the earlier attempt committed but could not bump the version (say
     // Redis was unreachable), its retry is what makes every process re-check.
-    await this.deps.authenticator.revoked();
+    await this.deps.authenticator.changed();
     return outcome;
   }
 

@@ -1,3 +1,4 @@
+import type { Counter } from 'prom-client';
 import type { AlertSender } from '../ports/alert-sender.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { MetadataStore } from '../ports/metadata.js';
@@ -66,6 +67,8 @@ export interface OperatorServicesDeps {
   readonly logger: Logger;
   /** The process's shared reader of cache versions, so that its caches read their versions together. */
   readonly versions?: CacheVersions | undefined;
+  /** Counts the authenticator's reads of the metadata database (eas_credential_lookups_total). */
+  readonly credentialLookups?: Counter<'result'> | undefined;
 }
 
 export interface ServicesDeps extends OperatorServicesDeps {
@@ -82,10 +85,10 @@ export interface ServicesDeps extends OperatorServicesDeps {
 export function createOperatorServices(deps: OperatorServicesDeps): OperatorServices {
   const { metadata, state, logger } = deps;
   const versions = deps.versions ?? processVersions(metadata, state);
-  const authenticator = new Authenticator({ metadata, state, versions, logger });
+  const authenticator = new Authenticator({ metadata, state, versions, logger, lookups: deps.credentialLookups });
   return {
     authenticator,
-    accounts: new AccountsService({ metadata, logger }),
+    accounts: new AccountsService({ metadata, authenticator, logger }),
     clientSecrets: new ClientSecretsService({ metadata, authenticator }),
     appKeys: new AppKeysService({ metadata, authenticator }),
   };

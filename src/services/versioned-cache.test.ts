@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../adapters/state/memory-state-store.js';
-import { VersionReads } from './versioned-cache.js';
+import { capturingLogger } from '../../test/helpers/logger.js';
+import { VersionReads, VersionedCache } from './versioned-cache.js';
 
 /** A real in-process state store whose MGETs are recorded and answered only when the test says so. */
 function gatedStore(): { store: MemoryStateStore; reads: string[][]; release: () => void; failNext: () => void } {
@@ -99,5 +100,72 @@ describe('VersionReads', () => {
     expect(new Set(answers.map((a) => a!.split('/')[1])).size).toBeLessThanOrEqual(2);
     expect(markReads).toBe(stateReads);
     expect(markReads).toBeLessThan(3);
+  });
+});
+
+describe('VersionedCache', () => {
+  /** A cache over a memory state store, and a loader that counts its calls and answers from `found` as it was when called. */
+  function counted(options: { missTtlMs?: number; maxEntries?: number } = {}) {
+    const store = new MemoryStateStore();
+    const cache = new VersionedCache<string>({ state: store, versionKey: 'v', ttlMs: 60_000, maxEntries: options.maxEntries ?? 100, logger: capturingLogger('silent').logger, ...options });
+    const found = new Map<string, string>();
+    const loads: string[] = [];
+    const get = (key: string) =>
+      cache.get(key, async () => {
+        loads.push(key);
+        const value = found.get(key) ?? null;
+        await settle();
+        return value;
+      });
+    return { cache, found, loads, get };
+  }
+
+  it('loads an unknown key on every get unless told to remember misses', async () => {
+    const { loads, get } = counted();
+    expect(await get('nobody')).toBeNull();
+    expect(await get('nobody')).toBeNull();
+    expect(loads).toEqual(['nobody', 'nobody']);
+  });
+
+  it('remembers a miss until the version moves, then finds what was made meanwhile', async () => {
+    const { cache, found, loads, get } = counted({ missTtlMs: 10_000 });
+    expect(await get('later')).toBeNull();
+    found.set('later', 'value');
+    expect(await get('later')).toBeNull();
+    expect(loads).toEqual(['later']);
+    await cache.invalidate();
+    expect(await get('later')).toBe('value');
+    expect(await get('later')).toBe('value');
+    expect(loads).toEqual(['later', 'later']);
+  });
+
+  it('shares one load among concurrent gets of a key, found or not', async () => {
+    const { found, loads, get } = counted({ missTtlMs: 10_000 });
+    found.set('a', 'value');
+    expect(await Promise.all([get('a'), get('a'), get('b'), get('a'), get('b')])).toEqual(['value', 'value', null, 'value', null]);
+    expect(loads).toEqual(['a', 'b']);
+  });
+
+  it('never lets a caller that read a newer version join a load begun under an older one', async () => {
+    const { cache, found, loads, get } = counted({ missTtlMs: 10_000 });
+    found.set('a', 'old');
+    const early = get('a');
+    // The value changes and the change is announced while the first load is in flight.
+    await settle();
+    expect(loads).toEqual(['a']);
+    found.set('a', 'new');
+    await cache.invalidate();
+    expect(await get('a')).toBe('new');
+    expect(await early).toBe('old');
+    expect(loads).toEqual(['a', 'a']);
+  });
+
+  it('keeps found values when a flood of unknown keys fills the cache', async () => {
+    const { found, loads, get } = counted({ missTtlMs: 10_000, maxEntries: 10 });
+    found.set('known', 'value');
+    await get('known');
+    for (let i = 0; i < 25; i++) await get(`unknown-${i}`);
+    expect(await get('known')).toBe('value');
+    expect(loads.filter((k) => k === 'known')).toHaveLength(1);
   });
 });

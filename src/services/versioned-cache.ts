@@ -13,37 +13,71 @@ import { GatheredCalls } from '../lib/gathered-calls.js';
  * concurrent requests (VersionReads), or, in distributed mode, a copy pushed to every process that a
  * bump waits on (PushedVersions). When the version cannot be read, nothing is trusted from the cache
  * and every `get` loads.
+ *
+ * Concurrent `get`s of one key under one version share one load: a burst of requests for a key just
+ * invalidated (or never seen) makes one database read, not one each. A caller that read a newer
+ * version never joins a load of an older one.
+ *
+ * "Not found" is remembered too when `missTtlMs` says so, under the same version rule, in a map of its
+ * own: a client that keeps sending an unknown or revoked credential then costs no database read per
+ * request, and a flood of distinct unknown keys can only empty that map, never evict a found value.
  */
 export class VersionedCache<V> {
   readonly #versions: CacheVersions;
   readonly #versionKey: string;
   readonly #ttlMs: number;
+  readonly #missTtlMs: number;
   readonly #maxEntries: number;
   readonly #logger: Logger;
-  readonly #entries = new Map<string, { value: V; version: string; expiresAt: number }>();
+  readonly #entries = new Map<string, CacheEntry<V>>();
+  readonly #misses = new Map<string, CacheEntry<null>>();
+  /** Loads in flight, by version and key. */
+  readonly #loads = new Map<string, Promise<V | null>>();
 
-  /** `versions`: the process's shared CacheVersions, so that caches read their versions together. */
-  constructor(options: { state: StateStore; versions?: CacheVersions | undefined; versionKey: string; ttlMs: number; maxEntries: number; logger: Logger }) {
+  /**
+   * `versions`: the process's shared CacheVersions, so that caches read their versions together.
+   * `missTtlMs`: how long a load's null is remembered; 0 (the default) loads again on every `get`.
+   */
+  constructor(options: { state: StateStore; versions?: CacheVersions | undefined; versionKey: string; ttlMs: number; missTtlMs?: number; maxEntries: number; logger: Logger }) {
     this.#versions = options.versions ?? new VersionReads(options.state);
     this.#versionKey = options.versionKey;
     this.#ttlMs = options.ttlMs;
+    this.#missTtlMs = options.missTtlMs ?? 0;
     this.#maxEntries = options.maxEntries;
     this.#logger = options.logger;
   }
 
-  /** The cached value, or `load()`'s (cached when not null). */
+  /** The cached value, or `load()`'s (cached when not null; a null is cached for `missTtlMs`). */
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const version = await this.#currentVersion();
+    if (version === null) return load();
+    const now = Date.now();
     const hit = this.#entries.get(key);
-    if (hit && version !== null && hit.version === version && hit.expiresAt > Date.now()) return hit.value;
+    if (hit && hit.version === version && hit.expiresAt > now) return hit.value;
+    const miss = this.#misses.get(key);
+    if (miss && miss.version === version && miss.expiresAt > now) return null;
 
+    const loadKey = `${version}\n${key}`;
+    let loading = this.#loads.get(loadKey);
+    if (!loading) {
+      loading = this.#loadAndKeep(key, version, load).finally(() => this.#loads.delete(loadKey));
+      this.#loads.set(loadKey, loading);
+    }
+    return loading;
+  }
+
+  async #loadAndKeep(key: string, version: string, load: () => Promise<V | null>): Promise<V | null> {
     const value = await load();
-    if (value !== null && version !== null && this.#ttlMs > 0) {
-      // A crude bound: a full cache starts over rather than tracking recency on the hot path.
-      if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
-      this.#entries.set(key, { value, version, expiresAt: Date.now() + this.#ttlMs });
+    const expiresAt = Date.now() + (value === null ? this.#missTtlMs : this.#ttlMs);
+    if (value !== null && this.#ttlMs > 0) {
+      this.#misses.delete(key);
+      keepBounded(this.#entries, this.#maxEntries, key, { value, version, expiresAt });
+    } else if (value === null && this.#missTtlMs > 0) {
+      this.#entries.delete(key);
+      keepBounded(this.#misses, this.#maxEntries, key, { value, version, expiresAt });
     } else {
       this.#entries.delete(key);
+      this.#misses.delete(key);
     }
     return value;
   }
@@ -51,6 +85,7 @@ export class VersionedCache<V> {
   /** Call after committing a change to what is cached; when it resolves, every process reloads. */
   async invalidate(): Promise<void> {
     this.#entries.clear();
+    this.#misses.clear();
     await this.#versions.bump(this.#versionKey);
   }
 
@@ -62,6 +97,18 @@ export class VersionedCache<V> {
       return null;
     }
   }
+}
+
+interface CacheEntry<V> {
+  readonly value: V;
+  readonly version: string;
+  readonly expiresAt: number;
+}
+
+/** A crude bound: a full map starts over rather than tracking recency on the hot path. */
+function keepBounded<V>(entries: Map<string, CacheEntry<V>>, maxEntries: number, key: string, entry: CacheEntry<V>): void {
+  if (entries.size >= maxEntries && !entries.has(key)) entries.clear();
+  entries.set(key, entry);
 }
 
 /** Where a process's caches read their versions and bump them. */

@@ -134,6 +134,14 @@ describe.each(MODES)('metrics (%s)', (mode) => {
           }
         : {}),
     };
+    // Credential lookups depend on what the cache held: the key's first use, the secret's if its entry
+    // had expired, and, in embedded mode, again after the worker's own metadata writes (each moves
+    // the cache versions). A malformed key is refused before any lookup.
+    const found = seriesKey('eas_credential_lookups_total', { result: 'found' });
+    expect(moved[found]).toBeGreaterThanOrEqual(1);
+    expect(moved[found]).toBeLessThanOrEqual(8);
+    delete moved[found];
+    expect(moved[seriesKey('eas_credential_lookups_total', { result: 'unknown' })]).toBeUndefined();
     expect(moved).toEqual(expected);
 
     // The ages are those of this test's events, seconds at most; the build is this checkout's.

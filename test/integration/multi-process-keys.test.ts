@@ -115,4 +115,50 @@ describe('API keys across processes (distributed)', () => {
     expect(await observer.authenticate(apiKey)).toBeNull();
     expect((await request(first, 'GET', `/v1/apps/${app.id}`)).status).toBe(404);
   });
+
+  /** The process's eas_credential_lookups_total for `result`, from its /metrics. */
+  async function lookups(service: ServiceProcess, result: 'found' | 'unknown'): Promise<number> {
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`eas_credential_lookups_total{result="${result}"}`));
+    expect(line, 'eas_credential_lookups_total is exported').toBeDefined();
+    return Number(line!.split(' ').pop());
+  }
+
+  const unknownKey = () => `svc_live_${randomBytes(32).toString('base64url')}`;
+
+  it('answers every request with an unknown key 401 but looks the key up in the database once, one at a time or all at once', async () => {
+    const sequential = unknownKey();
+    const before = await lookups(second, 'unknown');
+    for (let i = 0; i < 20; i++) expect((await ingestOn(second, sequential, { event: 'nobody' })).status).toBe(401);
+    expect(await lookups(second, 'unknown')).toBe(before + 1);
+
+    const concurrent = unknownKey();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => ingestOn(second, concurrent, { event: 'nobody' })));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 401));
+    expect(await lookups(second, 'unknown')).toBe(before + 2);
+  });
+
+  it('refuses a rotated key on every process though it was refused before and found since', async () => {
+    const { app, apiKey } = (await request(first, 'POST', '/v1/apps', { name: 'Known, then rotated' })).body;
+    expect((await ingestOn(second, apiKey, { event: 'known' })).status).toBe(202);
+    const { apiKey: newKey } = (await request(first, 'POST', `/v1/apps/${app.id}/keys/rotate`)).body;
+    // Refused, and now remembered as unknown on the second process; the new key is not affected.
+    expect((await ingestOn(second, apiKey, { event: 'stale' })).status).toBe(401);
+    expect((await ingestOn(second, apiKey, { event: 'stale' })).status).toBe(401);
+    expect((await ingestOn(second, newKey, { event: 'fresh' })).status).toBe(202);
+  });
+
+  it('accepts a client secret it refused as unknown once another process starts with it as its bootstrap secret', async () => {
+    const later = `svc_cs_${randomBytes(32).toString('base64url')}`;
+    const withLater = () => requestJson(first.url, 'GET', '/v1/client-secrets', { authorization: `Bearer ${later}` });
+    expect((await withLater()).status).toBe(401);
+    expect((await withLater()).status).toBe(401);
+    const third = await startService({ ROLE: 'api', ...isolated.env, BOOTSTRAP_CLIENT_SECRET: later });
+    try {
+      // No waiting: registering the secret at the third process's start made every process look again.
+      expect((await withLater()).status).toBe(200);
+    } finally {
+      expect(await third.stop()).toBe(0);
+    }
+  });
 });
