@@ -40,6 +40,9 @@ import { startDistributed, startEmbedded, waitForStored, type ServiceSettings, t
  *   --measure M         edge (bursts of load at the edge) or drain (the worker's catch-up) (edge)
  *   --events N          drain: the backlog of each round (300000)
  *   --shape S           edge: single or batch (single)
+ *   --key K             edge: app (the benchmark app's key, every answer a 202) or unknown (a
+ *                       well-formed key no app has, every answer a 401: what a client still
+ *                       sending a rotated key costs) (app)
  *   --connections N     edge: requests in flight (64)
  *   --rounds N          bursts (or drains) for each service in each of the two sessions (10)
  *   --seconds S         edge: length of each burst (2)
@@ -60,6 +63,7 @@ const { values: options } = parseArgs({
     measure: { type: 'string', default: 'edge' },
     events: { type: 'string', default: '300000' },
     shape: { type: 'string', default: 'single' },
+    key: { type: 'string', default: 'app' },
     connections: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '2' },
@@ -78,6 +82,13 @@ const MODE = options.mode;
 const MEASURE = options.measure;
 const DRAIN_EVENTS = positiveWhole('events', options.events);
 const SHAPE = options.shape as RequestShape;
+if (options.key !== 'app' && options.key !== 'unknown') throw new Error(`--key: expected app or unknown, got ${JSON.stringify(options.key)}`);
+if (options.key === 'unknown' && MEASURE !== 'edge') throw new Error('--key unknown: only with --measure edge');
+/** Well-formed (svc_live_ and 43 URL-safe characters) but no app's. */
+const UNKNOWN_KEY = `svc_live_${'0'.repeat(43)}`;
+const KEY = options.key;
+/** The one status every answer of a burst must have. */
+const EXPECTED_STATUS = KEY === 'app' ? '202' : '401';
 const CONNECTIONS = positiveWhole('connections', options.connections);
 const ROUNDS = positiveWhole('rounds', options.rounds);
 const SECONDS = positiveWhole('seconds', options.seconds);
@@ -138,10 +149,15 @@ async function burst(target: Target, seconds: number): Promise<Sample> {
   const pid = edgePid(target);
   const sampler = new CpuSampler({ edge: () => [pid] });
   sampler.start();
-  const outcome = await runLoad({ url: target.url, apiKey: target.apiKey, shape: SHAPE, connections: CONNECTIONS, durationSeconds: seconds });
+  const apiKey = KEY === 'app' ? target.apiKey : UNKNOWN_KEY;
+  const outcome = await runLoad({ url: target.url, apiKey, shape: SHAPE, connections: CONNECTIONS, durationSeconds: seconds });
   const cpu = sampler.stop();
-  if (outcome.non202Total > 0) throw new Error(`${outcome.non202Total} answers other than 202: ${JSON.stringify(outcome.non202)}`);
-  return { rate: outcome.requestsPerSecond, cpuMicros: ((cpu.cores.edge ?? 0) * 1e6) / outcome.requestsPerSecond };
+  const answered = EXPECTED_STATUS === '202' ? outcome.accepted : (outcome.non202[EXPECTED_STATUS] ?? 0);
+  const others = Object.entries(outcome.non202).filter(([status]) => status !== EXPECTED_STATUS);
+  if (others.length > 0) throw new Error(`answers other than ${EXPECTED_STATUS}: ${JSON.stringify(Object.fromEntries(others))}`);
+  if (answered === 0) throw new Error(`no ${EXPECTED_STATUS} in a ${seconds} s burst`);
+  const rate = answered / outcome.durationSeconds;
+  return { rate, cpuMicros: ((cpu.cores.edge ?? 0) * 1e6) / rate };
 }
 
 function workerPid(target: Target): number {
@@ -250,7 +266,7 @@ async function main(): Promise<void> {
       baseEntry: BASE_ENTRY,
       mode: MODE,
       measure: MEASURE,
-      ...(MEASURE === 'edge' ? { shape: SHAPE, connections: CONNECTIONS, seconds: SECONDS } : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
+      ...(MEASURE === 'edge' ? { shape: SHAPE, key: KEY, connections: CONNECTIONS, seconds: SECONDS } : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
       rounds: samples.change.length,
       medians: { base: mediansOf(samples.base), change: mediansOf(samples.change) },
       changeCheaperInRounds: cheaperRounds,
