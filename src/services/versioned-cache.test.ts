@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../adapters/state/memory-state-store.js';
 import { capturingLogger } from '../../test/helpers/logger.js';
-import { VersionReads, VersionedCache } from './versioned-cache.js';
+import { VersionReads, VersionedCache, type CacheVersions } from './versioned-cache.js';
 
 /** A real in-process state store whose MGETs are recorded and answered only when the test says so. */
 function gatedStore(): { store: MemoryStateStore; reads: string[][]; release: () => void; failNext: () => void } {
@@ -167,5 +167,22 @@ describe('VersionedCache', () => {
     for (let i = 0; i < 25; i++) await get(`unknown-${i}`);
     expect(await get('known')).toBe('value');
     expect(loads.filter((k) => k === 'known')).toHaveLength(1);
+  });
+
+  it('drops what it kept for a key loaded while the version could not be read', async () => {
+    const store = new MemoryStateStore();
+    let down = false;
+    const reads = new VersionReads(store);
+    const versions: CacheVersions = { read: (key) => (down ? Promise.reject(new Error('redis down')) : reads.read(key)), bump: (key) => reads.bump(key) };
+    const cache = new VersionedCache<string>({ state: store, versions, versionKey: 'v', ttlMs: 60_000, missTtlMs: 10_000, maxEntries: 100, logger: capturingLogger('silent').logger });
+    let current: string | null = 'valid';
+    const get = () => cache.get('key', () => Promise.resolve(current));
+    expect(await get()).toBe('valid');
+    // Revoked while the version store is down, so no bump: the load sees it, and the entry goes.
+    down = true;
+    current = null;
+    expect(await get()).toBeNull();
+    down = false;
+    expect(await get()).toBeNull();
   });
 });

@@ -50,12 +50,19 @@ export class VersionedCache<V> {
   /** The cached value, or `load()`'s (cached when not null; a null is cached for `missTtlMs`). */
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const version = await this.#currentVersion();
-    if (version === null) return load();
+    if (version === null) {
+      // Nothing is trusted, and what was kept goes: a change committed while the version could not be
+      // bumped must not be hidden by an entry that matches the version once it reads again.
+      const value = await load();
+      this.#forget(key);
+      return value;
+    }
     const now = Date.now();
+    const fresh = (entry: CacheEntry<unknown>): boolean => entry.version === version && entry.expiresAt > now;
     const hit = this.#entries.get(key);
-    if (hit && hit.version === version && hit.expiresAt > now) return hit.value;
+    if (hit !== undefined && fresh(hit)) return hit.value;
     const miss = this.#misses.get(key);
-    if (miss && miss.version === version && miss.expiresAt > now) return null;
+    if (miss !== undefined && fresh(miss)) return null;
 
     const loadKey = `${version}\n${key}`;
     let loading = this.#loads.get(loadKey);
@@ -76,10 +83,14 @@ export class VersionedCache<V> {
       this.#entries.delete(key);
       keepBounded(this.#misses, this.#maxEntries, key, { value, version, expiresAt });
     } else {
-      this.#entries.delete(key);
-      this.#misses.delete(key);
+      this.#forget(key);
     }
     return value;
+  }
+
+  #forget(key: string): void {
+    this.#entries.delete(key);
+    this.#misses.delete(key);
   }
 
   /** Call after committing a change to what is cached; when it resolves, every process reloads. */
