@@ -31,23 +31,32 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   const loggedRoute: RequestRoute = { template: route.path, ingest: true };
   const routeOfLine = (): RequestRoute => loggedRoute;
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes): Promise<void> => {
-    writeResult(res, await serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, readBody: (turns) => readJsonBody(req, { turns }), notes }, res));
+  const failed = (res: ServerResponse, err: unknown): void => {
+    if (res.headersSent) deps.logger.error({ err }, 'ingest request failed after its answer was sent');
+    else writeError(res, err, INGEST_PATH, deps.logger);
+  };
+  // One promise for the answer, where an async function and a catch would make three: it is on every
+  // ingest request (lib/awaitable.ts).
+  const serve = (req: IncomingMessage, res: ServerResponse, notes: ExchangeNotes): void => {
+    serveRoute(route, deps.routeDeps, { headers: req.headers, params: {}, query: {}, readBody: (turns) => readJsonBody(req, { turns }), notes }, res).then(
+      (result) => {
+        try {
+          writeResult(res, result);
+        } catch (err) {
+          failed(res, err);
+        }
+      },
+      (err: unknown) => failed(res, err),
+    );
   };
 
   return {
     handles: (req) => req.method === 'POST' && (req.url === INGEST_PATH || req.url?.startsWith(`${INGEST_PATH}?`) === true),
     handle(req, res) {
       const { requestId } = beginRequestLog(deps.logger, req, res, routeOfLine);
-      const { logger } = deps;
       const notes: ExchangeNotes = {};
       deps.metrics.observe(req, res, template, () => notes);
-      runWithRequestId(requestId, () => {
-        serve(req, res, notes).catch((err: unknown) => {
-          if (res.headersSent) logger.error({ err }, 'ingest request failed after its answer was sent');
-          else writeError(res, err, INGEST_PATH, logger);
-        });
-      });
+      runWithRequestId(requestId, () => serve(req, res, notes));
     },
   };
 }

@@ -46,13 +46,17 @@ const DECODERS: Readonly<Record<string, () => Transform>> = {
  * - Bytes that are not UTF-8, and JSON the service could not keep as it was sent (json-limits.ts:
  *   deep nesting, `__proto__` keys, `1e400`, unpaired surrogates), are 400 naming where.
  */
-export async function readJsonBody(req: IncomingMessage, options: BodyOptions = {}): Promise<unknown> {
-  if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return undefined;
+export function readJsonBody(req: IncomingMessage, options: BodyOptions = {}): Promise<unknown> {
+  if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return Promise.resolve(undefined);
   const mediaType = parseMediaType(req.headers['content-type']);
-  if (mediaType?.type !== 'application/json') return undefined;
-  if (mediaType.charset !== undefined && mediaType.charset !== 'utf-8' && mediaType.charset !== 'utf8') throw new DomainError('unsupported_media_type', 'Unsupported charset');
+  if (mediaType?.type !== 'application/json') return Promise.resolve(undefined);
+  if (mediaType.charset !== undefined && mediaType.charset !== 'utf-8' && mediaType.charset !== 'utf8') return Promise.reject(new DomainError('unsupported_media_type', 'Unsupported charset'));
+  // Chained rather than awaited: a body is read on every ingest request, and each async step is a
+  // promise more (see lib/awaitable.ts).
+  return readBodyBytes(req, options).then(parseJsonBody);
+}
 
-  const bytes = await readBodyBytes(req, options);
+function parseJsonBody(bytes: Buffer): unknown {
   // Decoding would turn each invalid sequence into U+FFFD: the service would store other text than it was sent.
   if (!isUtf8(bytes)) throw new DomainError('validation_failed', 'Request body is not valid UTF-8', { details: [{ path: 'body', message: 'must be valid UTF-8' }] });
   let text = bytes.toString('utf8');
@@ -76,16 +80,21 @@ export async function readJsonBody(req: IncomingMessage, options: BodyOptions = 
  * A request body's bytes, whatever its media type: decoded from gzip, deflate or br (another encoding
  * is 415), at most `options.limit` of them after decoding (413).
  */
-export async function readBodyBytes(req: IncomingMessage, options: BodyOptions = {}): Promise<Buffer> {
+export function readBodyBytes(req: IncomingMessage, options: BodyOptions = {}): Promise<Buffer> {
   const { limit = BODY_LIMIT_BYTES, turns } = options;
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
-  if (encoding !== 'identity' && !decoder) throw new DomainError('unsupported_media_type', 'Unsupported content encoding');
+  if (encoding !== 'identity' && !decoder) return Promise.reject(new DomainError('unsupported_media_type', 'Unsupported content encoding'));
   // Known too large before reading a byte (only without an encoding: the header then counts decoded bytes).
-  if (!decoder && Number(req.headers['content-length']) > limit) throw tooLarge(limit);
-  const bytes = await collect(req, decoder?.(), limit);
-  if (turns && bytes.length > SMALL_BODY_BYTES) await turns.next();
-  return bytes;
+  const declared = decoder ? Number.NaN : Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  const bytes = collect(req, decoder?.(), limit);
+  // Known small before reading it: no turn to wait for, and no step more.
+  if (!turns || declared <= SMALL_BODY_BYTES) return bytes;
+  return bytes.then(async (read) => {
+    if (read.length > SMALL_BODY_BYTES) await turns.next();
+    return read;
+  });
 }
 
 function tooLarge(limit: number): DomainError {

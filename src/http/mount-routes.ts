@@ -9,6 +9,7 @@ import type { ExchangeNotes } from '../observability/http-metrics.js';
 import { parseInput, type AnyRoute, type RouteResult } from './route.js';
 import type { RouteTable } from '../lib/route-table.js';
 import type { TurnBudget } from '../lib/turn-budget.js';
+import { mapAwaitable, type Awaitable } from '../lib/awaitable.js';
 
 const INVALID_AUTH = 'Invalid or missing authentication';
 
@@ -34,13 +35,14 @@ function unauthenticated(route: AnyRoute): DomainError {
  * Every credential problem (missing, malformed, unknown, revoked, or the other kind of credential)
  * is the same 401.
  */
-async function authenticate(route: AnyRoute, headers: IncomingHttpHeaders, authenticator: Authenticator): Promise<Principal | null> {
+function authenticate(route: AnyRoute, headers: IncomingHttpHeaders, authenticator: Authenticator): Awaitable<Principal | null> {
   if (route.auth === 'none') return null;
   const presented = route.auth === 'client' ? bearerToken(headers) : headers['x-api-key'];
   if (typeof presented !== 'string') throw unauthenticated(route);
-  const principal = await authenticator.authenticate(presented);
-  if (!principal || principal.kind !== (route.auth === 'client' ? 'client' : 'api_key')) throw unauthenticated(route);
-  return principal;
+  return mapAwaitable(authenticator.authenticate(presented), (principal) => {
+    if (!principal || principal.kind !== (route.auth === 'client' ? 'client' : 'api_key')) throw unauthenticated(route);
+    return principal;
+  });
 }
 
 /** A valid secret without the route's scope (by default: `read` for GET, else `write`) is 403. */
@@ -87,9 +89,13 @@ export interface RouteDeps {
  * through this but the ingest endpoint, which calls it without Express (ingest-endpoint.ts).
  */
 export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteInput, res: ServerResponse): Promise<RouteResult> {
-  const principal = await authenticate(route, input.headers, deps.authenticator);
+  // A cached credential and budget held by this process answer at once: awaited only when they did
+  // not, since every await is a promise more on every request (lib/awaitable.ts).
+  const authenticated = authenticate(route, input.headers, deps.authenticator);
+  const principal = authenticated instanceof Promise ? await authenticated : authenticated;
   if (principal && deps.rateLimit) {
-    for (const [name, value] of Object.entries(await deps.rateLimit.admit(principal.accountId))) res.setHeader(name, value);
+    const admitted = deps.rateLimit.admit(principal.accountId);
+    for (const [name, value] of Object.entries(admitted instanceof Promise ? await admitted : admitted)) res.setHeader(name, value);
   }
   authorize(route, principal);
   const raw = route.body ? await input.readBody(route.ingest ? deps.turns : undefined) : undefined;

@@ -30,7 +30,27 @@ function setup(limiter: RateLimiter, options: { timeoutMs?: number } = {}) {
   return { guard, logger, value, advance: (ms: number) => (now += ms) };
 }
 
+/** The answer of `admit` as a promise, whether it came at once (or was thrown at once) or later. */
+async function answerOf<T>(admit: () => T | Promise<T>): Promise<T> {
+  return admit();
+}
+
 describe('AccountRateLimit', () => {
+  it('answers at once, without a promise, from budget the process holds, and refuses at once too', () => {
+    const { guard } = setup(new MemoryRateLimiter({ points: 1, durationSeconds: 30 }));
+    const admitted = guard.admit('a');
+    expect(admitted).not.toBeInstanceOf(Promise);
+    expect(admitted).toHaveProperty('RateLimit', '"default";r=0;t=30');
+    expect(() => guard.admit('a')).toThrow(DomainError);
+  });
+
+  it('asks the store when it holds no budget, and answers through a promise', async () => {
+    const { guard } = setup(new ScriptedLimiter());
+    const admitted = guard.admit('a');
+    expect(admitted).toBeInstanceOf(Promise);
+    expect(await admitted).toHaveProperty('RateLimit', '"default";r=4;t=60');
+  });
+
   it('lets a request within the budget through with the draft RateLimit-Policy and RateLimit headers', async () => {
     const { guard } = setup(new ScriptedLimiter());
     expect(await guard.admit('account-1')).toEqual({ 'RateLimit-Policy': '"default";q=5;w=60', RateLimit: '"default";r=4;t=60' });
@@ -40,7 +60,7 @@ describe('AccountRateLimit', () => {
     const { guard, value } = setup(new MemoryRateLimiter({ points: 2, durationSeconds: 30 }));
     await guard.admit('a');
     expect((await guard.admit('a')).RateLimit).toBe('"default";r=0;t=30');
-    const refused = await guard.admit('a').catch((err: unknown) => err);
+    const refused = await answerOf(() => guard.admit('a')).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(DomainError);
     const error = refused as DomainError;
     expect(error.code).toBe('rate_limited');
@@ -48,7 +68,7 @@ describe('AccountRateLimit', () => {
     expect(error.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=30', RateLimit: '"default";r=0;t=30' });
     expect(await value('eas_rate_limited_requests_total')).toBe(1);
     // Another account has its own budget.
-    await expect(guard.admit('b')).resolves.toHaveProperty('RateLimit', '"default";r=1;t=30');
+    await expect(answerOf(() => guard.admit('b'))).resolves.toHaveProperty('RateLimit', '"default";r=1;t=30');
   });
 
   it('fails open when the store fails: serves every request, counts each, logs one warning, skips the store until the probe', async () => {
@@ -114,8 +134,8 @@ describe('AccountRateLimit', () => {
     const first = new AccountRateLimit({ limiter, metrics, logger });
     const second = new AccountRateLimit({ limiter, metrics, logger });
     await first.admit('a');
-    await expect(second.admit('a')).rejects.toThrow(DomainError);
-    await expect(first.admit('a')).rejects.toThrow(DomainError);
+    await expect(answerOf(() => second.admit('a'))).rejects.toThrow(DomainError);
+    await expect(answerOf(() => first.admit('a'))).rejects.toThrow(DomainError);
     expect((await metrics.getSingleMetric('eas_rate_limited_requests_total')!.get()).values[0]!.value).toBe(2);
   });
 });

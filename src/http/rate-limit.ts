@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { CircuitBreaker } from '../lib/circuit-breaker.js';
 import { withLoopDeadline } from '../lib/deadline.js';
+import type { Awaitable } from '../lib/awaitable.js';
 
 /**
  * The per-account request budget at the HTTP edge (`RATE_LIMIT_POINTS` requests per
@@ -73,11 +74,18 @@ export class AccountRateLimit {
   }
 
   /**
-   * Counts one request of the account. Resolves with the headers the response carries; throws the
-   * `rate_limited` DomainError (with those headers and the retry delay) when the budget is spent.
+   * Counts one request of the account: the headers the response carries, or the `rate_limited`
+   * DomainError (with those headers and the retry delay) when the budget is spent. From budget this
+   * process holds the answer comes at once, without a promise, and so does the error (thrown); a
+   * check that asks the store resolves or rejects.
    */
-  async admit(accountId: string): Promise<Readonly<Record<string, string>>> {
-    const outcome = this.#limiter.consumeHeld?.(accountId) ?? (await this.#check(accountId));
+  admit(accountId: string): Awaitable<Readonly<Record<string, string>>> {
+    const held = this.#limiter.consumeHeld?.(accountId);
+    if (held) return this.#answer(held);
+    return this.#check(accountId).then(this.#answer);
+  }
+
+  readonly #answer = (outcome: RateLimitOutcome | null): Readonly<Record<string, string>> => {
     if (!outcome) return { 'RateLimit-Policy': this.#policyHeader };
     const resetSeconds = Math.ceil(outcome.resetMs / 1000);
     const headers = { 'RateLimit-Policy': this.#policyHeader, RateLimit: `"${RATE_LIMIT_POLICY_NAME}";r=${outcome.remaining};t=${resetSeconds}` };
@@ -88,7 +96,7 @@ export class AccountRateLimit {
       retryAfterSeconds: Math.max(1, resetSeconds),
       headers,
     });
-  }
+  };
 
   /** The limiter's answer, or null when the request is let through unchecked. */
   async #check(accountId: string): Promise<RateLimitOutcome | null> {

@@ -4,6 +4,7 @@ import type { StateStore } from '../ports/state-store.js';
 import { credentialKind, digestCredential, digestsEqual, type CredentialKind } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
 import { VersionedCache, type CacheVersions } from './versioned-cache.js';
+import { mapAwaitable, type Awaitable } from '../lib/awaitable.js';
 
 export interface ClientPrincipal {
   readonly kind: 'client';
@@ -76,14 +77,18 @@ export class Authenticator {
     });
   }
 
-  /** The principal a credential stands for, or null when it is malformed, unknown or revoked. */
-  async authenticate(value: string): Promise<Principal | null> {
+  /**
+   * The principal a credential stands for, or null when it is malformed, unknown or revoked. At once
+   * (no promise) when the answer is cached under a version the process trusts.
+   */
+  authenticate(value: string): Awaitable<Principal | null> {
     const kind = credentialKind(value);
     if (!kind) return null;
     const digest = digestCredential(value);
-    const principal = await this.#cache.get(digest, () => this.#lookup(kind, digest));
-    if (principal) this.#touch(principal);
-    return principal;
+    return mapAwaitable(
+      this.#cache.get(digest, () => this.#lookup(kind, digest)),
+      this.#touched,
+    );
   }
 
   /**
@@ -113,8 +118,12 @@ export class Authenticator {
   }
 
   /** Records `lastUsedAt` of client secrets, at most once a minute each, off the request path. */
-  #touch(principal: Principal): void {
-    if (principal.kind !== 'client') return;
+  readonly #touched = (principal: Principal | null): Principal | null => {
+    if (principal?.kind === 'client') this.#touch(principal);
+    return principal;
+  };
+
+  #touch(principal: ClientPrincipal): void {
     const now = Date.now();
     if ((this.#lastUsedWrites.get(principal.secretId) ?? 0) > now - LAST_USED_WRITE_INTERVAL_MS) return;
     this.#lastUsedWrites.set(principal.secretId, now);

@@ -3,6 +3,7 @@ import type { StateStore } from '../ports/state-store.js';
 import type { SchemaField } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
 import { VersionedCache, type CacheVersions } from './versioned-cache.js';
+import type { Awaitable } from '../lib/awaitable.js';
 import type { MetadataValue } from '../domain/events.js';
 
 /** What ingest needs of an app besides its key: default metadata and the schemas to check against. */
@@ -31,8 +32,11 @@ export class IngestConfigCache {
     this.#cache = new VersionedCache({ state: deps.state, versions: deps.versions, versionKey: INGEST_CONFIG_VERSION_KEY, ttlMs: TTL_MS, maxEntries: MAX_APPS, logger: deps.logger });
   }
 
-  /** The app's configuration, or null when the app does not exist (deleted since its key was checked). */
-  get(appId: string): Promise<IngestConfig | null> {
+  /**
+   * The app's configuration, or null when the app does not exist (deleted since its key was checked);
+   * at once when cached under a version the process trusts.
+   */
+  get(appId: string): Awaitable<IngestConfig | null> {
     return this.#cache.get(appId, () => this.#load(appId));
   }
 

@@ -5,7 +5,7 @@ import { DomainError, type ErrorDetail } from '../domain/errors.js';
 import { validateAgainstSchema } from '../domain/event-schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { EventSink } from './event-sink.js';
-import type { IngestConfigCache } from './ingest-config.js';
+import type { IngestConfig, IngestConfigCache } from './ingest-config.js';
 import type { EventLevel, MetadataValue, StoredEvent } from '../domain/events.js';
 
 /** One event as the client sent it, validated for form at the edge. */
@@ -81,8 +81,12 @@ export class IngestService {
   ) {}
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
-    if (request.idempotency === undefined) return { response: await this.#accept(request), replayed: false };
-    return this.#idempotent(request, request.idempotency);
+    if (request.idempotency !== undefined) return this.#idempotent(request, request.idempotency);
+    // The common case in one async step: the app's configuration is cached (at once), the events are
+    // built and checked without a wait, and the only await is the sink's (lib/awaitable.ts).
+    const config = this.deps.ingestConfig.get(request.appId);
+    const events = this.#accepted(request, config instanceof Promise ? await config : config);
+    return { response: await this.#publish(request.appId, events), replayed: false };
   }
 
   /**
@@ -91,21 +95,25 @@ export class IngestService {
    * Idempotency keys do not apply.
    */
   async ingestEach(appId: string, items: readonly IngestItem[]): Promise<{ response: IngestResponse; rejected: Array<{ index: number; message: string }> }> {
-    const { events, problems } = await this.#build({ appId, items, single: false });
+    const { events, problems } = this.#build({ appId, items, single: false }, await this.deps.ingestConfig.get(appId));
     const rejected = [...problems].map(([index, found]) => ({ index, message: `${found[0]!.path}: ${found[0]!.message}` }));
     return { response: await this.#publish(appId, events.filter((_, index) => !problems.has(index))), rejected };
   }
 
   async #accept(request: IngestRequest): Promise<IngestResponse> {
-    const { events, problems } = await this.#build(request);
+    return this.#publish(request.appId, this.#accepted(request, await this.deps.ingestConfig.get(request.appId)));
+  }
+
+  /** The events of the request, or the validation error of every item that breaks the app's schemas. */
+  #accepted(request: IngestRequest, config: IngestConfig | null): StoredEvent[] {
+    const { events, problems } = this.#build(request, config);
     const all = [...problems.values()].flat();
     if (all.length > 0) throw new DomainError('validation_failed', `${all[0]!.path}: ${all[0]!.message}`, { details: all });
-    return this.#publish(request.appId, events);
+    return events;
   }
 
   /** The events of the items, with the app's default metadata, ids and times; and each item's schema problems, by index. */
-  async #build(request: Pick<IngestRequest, 'appId' | 'items' | 'single'>): Promise<{ events: StoredEvent[]; problems: Map<number, ErrorDetail[]> }> {
-    const config = await this.deps.ingestConfig.get(request.appId);
+  #build(request: Pick<IngestRequest, 'appId' | 'items' | 'single'>, config: IngestConfig | null): { events: StoredEvent[]; problems: Map<number, ErrorDetail[]> } {
     // The key authenticated a moment ago; its app may have been deleted since.
     if (!config) throw new DomainError('unauthenticated', 'Invalid or missing authentication');
 
@@ -138,17 +146,24 @@ export class IngestService {
   }
 
   /** Hands the events to the sink; answers only once it says they are durable. */
-  async #publish(appId: string, events: StoredEvent[]): Promise<IngestResponse> {
-    if (events.length > 0) {
-      try {
-        await this.deps.sink.publish(events);
-      } catch (err) {
+  #publish(appId: string, events: StoredEvent[]): Promise<IngestResponse> {
+    const response = { accepted: events.length, events: events.map((e) => ({ id: e.id })) };
+    if (events.length === 0) return Promise.resolve(response);
+    // A sink that throws instead of rejecting is answered the same way.
+    let published: Promise<void>;
+    try {
+      published = this.deps.sink.publish(events);
+    } catch (err) {
+      published = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    return published.then(
+      () => response,
+      (err: unknown) => {
         // Never a 202 for what was not made durable. The client retries (with its Idempotency-Key).
         this.deps.logger.warn({ err, appId, count: events.length }, 'ingest could not be made durable');
         throw new DomainError('unavailable', 'Events could not be accepted right now; retry shortly', { retryAfterSeconds: 2, cause: err });
-      }
-    }
-    return { accepted: events.length, events: events.map((e) => ({ id: e.id })) };
+      },
+    );
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { StateStore } from '../ports/state-store.js';
 import type { Logger } from '../observability/logger.js';
 import { VersionReads, type CacheVersions } from './versioned-cache.js';
+import type { Awaitable } from '../lib/awaitable.js';
 
 /** The channel that carries bumps, their acknowledgements and every process's heartbeats. */
 export const VERSIONS_CHANNEL = 'cache-versions';
@@ -87,11 +88,12 @@ export class PushedVersions implements CacheVersions {
     this.#fallback = new VersionReads(state);
   }
 
-  read(key: string): Promise<string | null> {
+  /** The trusted copy, at once, while trust lasts; else a read of the state store. */
+  read(key: string): Awaitable<string | null> {
     this.#start();
     if (performance.now() < this.#trustedUntil) {
       const copy = this.#copies.get(key);
-      if (copy !== undefined) return Promise.resolve(copy);
+      if (copy !== undefined) return copy;
     }
     return this.#readThrough(key);
   }

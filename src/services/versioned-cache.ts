@@ -1,6 +1,7 @@
 import type { StateStore } from '../ports/state-store.js';
 import type { Logger } from '../observability/logger.js';
 import { GatheredCalls } from '../lib/gathered-calls.js';
+import type { Awaitable } from '../lib/awaitable.js';
 
 /**
  * A per-process cache of values read from the metadata database, made safe across processes by one
@@ -47,16 +48,34 @@ export class VersionedCache<V> {
     this.#logger = options.logger;
   }
 
-  /** The cached value, or `load()`'s (cached when not null; a null is cached for `missTtlMs`). */
-  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
-    const version = await this.#currentVersion();
-    if (version === null) {
+  /**
+   * The cached value, or `load()`'s (cached when not null; a null is cached for `missTtlMs`). A value
+   * kept under a version known at once (a pushed copy) is returned as it is, without a promise: the
+   * ingest path asks two caches on every request.
+   */
+  get(key: string, load: () => Promise<V | null>): Awaitable<V | null> {
+    const version = this.#versions.read(this.#versionKey);
+    if (version instanceof Promise) return this.#getOnceRead(version, key, load);
+    return this.#getUnder(version ?? '0', key, load);
+  }
+
+  async #getOnceRead(reading: Promise<string | null>, key: string, load: () => Promise<V | null>): Promise<V | null> {
+    let version: string;
+    try {
+      version = (await reading) ?? '0';
+    } catch (err) {
+      this.#logger.warn({ err, versionKey: this.#versionKey }, 'cache version unavailable; reading from the database');
       // Nothing is trusted, and what was kept goes: a change committed while the version could not be
       // bumped must not be hidden by an entry that matches the version once it reads again.
       const value = await load();
       this.#forget(key);
       return value;
     }
+    return this.#getUnder(version, key, load);
+  }
+
+  /** What is kept under `version`, or the load of it (shared by concurrent callers of that version). */
+  #getUnder(version: string, key: string, load: () => Promise<V | null>): Awaitable<V | null> {
     const now = Date.now();
     const fresh = (entry: CacheEntry<unknown>): boolean => entry.version === version && entry.expiresAt > now;
     const hit = this.#entries.get(key);
@@ -100,14 +119,6 @@ export class VersionedCache<V> {
     await this.#versions.bump(this.#versionKey);
   }
 
-  async #currentVersion(): Promise<string | null> {
-    try {
-      return (await this.#versions.read(this.#versionKey)) ?? '0';
-    } catch (err) {
-      this.#logger.warn({ err, versionKey: this.#versionKey }, 'cache version unavailable; reading from the database');
-      return null;
-    }
-  }
 }
 
 interface CacheEntry<V> {
@@ -124,8 +135,8 @@ function keepBounded<V>(entries: Map<string, CacheEntry<V>>, maxEntries: number,
 
 /** Where a process's caches read their versions and bump them. */
 export interface CacheVersions {
-  /** The key's current version (null: never bumped). */
-  read(key: string): Promise<string | null>;
+  /** The key's current version (null: never bumped): at once when the process holds a copy it trusts. */
+  read(key: string): Awaitable<string | null>;
   /** Increments the key's version; when it resolves, every process reads the new one. */
   bump(key: string): Promise<void>;
 }

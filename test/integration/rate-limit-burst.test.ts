@@ -139,7 +139,8 @@ describe('the edge limiter while its own process is busy (Redis of the local sta
     try {
       await edge.admit('warm-up');
       const admitted = Array.from({ length: 8 }, () =>
-        edge.admit('account').then(
+        // Called now (the IIFE runs at once), its answer taken as a promise whether it came at once or not.
+        (async () => edge.admit('account'))().then(
           (headers) => headers.RateLimit ?? 'unchecked',
           () => 'refused',
         ),

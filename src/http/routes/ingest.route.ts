@@ -71,14 +71,12 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
    * The service's only `validation_failed` is a violation of the app's registered schemas (the form
    * of the body was checked before it ran): the metrics count those events as `schema`, not `validation`.
    */
-  const ingest = async (request: IngestRequest, notes: ExchangeNotes): Promise<RouteResult> => {
-    try {
-      return accepted(await deps.services.ingest.ingest(request));
-    } catch (err) {
+  const ingest = (request: IngestRequest, notes: ExchangeNotes): Promise<RouteResult> =>
+    // Chained rather than awaited: one promise less per request (lib/awaitable.ts).
+    deps.services.ingest.ingest(request).then(accepted, (err: unknown) => {
       if (err instanceof DomainError && err.code === 'validation_failed') notes.eventsRejection = 'schema';
       throw err;
-    }
-  };
+    });
   return [
     defineRoute({
       method: 'post',
@@ -97,7 +95,8 @@ export function ingestRoutes(deps: ApiDeps): AnyRoute[] {
       fastBody: wellFormedIngestBody,
       responses: { 202: { description: 'Accepted and durable', schema: ingestResponseSchema } },
       ingest: true,
-      handler: async ({ body, principal, headers, rawBody, notes }) => {
+      // Not async: it hands on the promise of `ingest`, where an async function would wrap it in one more.
+      handler: ({ body, principal, headers, rawBody, notes }) => {
         const { items, single } = toIngestItems(body);
         return ingest({ appId: principal.appId, items, single, idempotency: idempotencyOf(headers, rawBody) }, notes);
       },
