@@ -120,6 +120,26 @@ describe('VersionedCache', () => {
     return { cache, found, loads, get };
   }
 
+  it('answers a kept key at once, without a promise, under a version read at once; a moved version loads again', async () => {
+    let version: string | null = '1';
+    const versions: CacheVersions = { read: () => version, bump: () => Promise.resolve() };
+    const cache = new VersionedCache<string>({ state: new MemoryStateStore(), versions, versionKey: 'v', ttlMs: 60_000, missTtlMs: 10_000, maxEntries: 100, logger: capturingLogger('silent').logger });
+    let loads = 0;
+    const load = (): Promise<string | null> => Promise.resolve(`value ${++loads}`);
+    const first = cache.get('key', load);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBe('value 1');
+    expect(cache.get('key', load)).toBe('value 1');
+    version = '2';
+    const again = cache.get('key', load);
+    expect(again).toBeInstanceOf(Promise);
+    expect(await again).toBe('value 2');
+    expect(cache.get('key', load)).toBe('value 2');
+    // A miss, once remembered, is answered at once too.
+    expect(await cache.get('nobody', () => Promise.resolve(null))).toBeNull();
+    expect(cache.get('nobody', () => Promise.resolve('made since'))).toBeNull();
+  });
+
   it('loads an unknown key on every get unless told to remember misses', async () => {
     const { loads, get } = counted();
     expect(await get('nobody')).toBeNull();
