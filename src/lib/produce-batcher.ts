@@ -5,12 +5,12 @@ import { AsyncResource } from 'node:async_hooks';
  * ingest requests arrive close together; sending each as its own Kafka request costs a round trip and
  * a broker write apiece, while one request for all of them costs one.
  *
- * At most `maxInFlight` calls are outstanding (default 1). Items that arrive while they are form the
- * next call, sent as soon as one returns; when none is outstanding, what was queued within one turn of
- * the event loop (setImmediate) goes out at once. No timer adds latency: an idle service sends at
- * once, a busy one batches exactly as much as arrived during the previous call. One call in flight
- * suits kafkajs: its idempotent producer sends one request per broker at a time anyway, so a second
- * call would only wait in its lock, holding items that could have joined the next call.
+ * At most `maxInFlight` calls are outstanding (default 1). Items that arrive while that many are form
+ * the next call, sent as soon as one returns; otherwise what was queued within one turn of the event
+ * loop (setImmediate) goes out at once. No timer adds latency: an idle service sends at once, a busy
+ * one batches exactly as much as arrived while it could not send. A second call in flight pays only
+ * when the client below sends it at once (not when it queues it behind the first, as kafkajs does an
+ * idempotent producer's requests to one broker).
  *
  * A call carries at most `maxWeight` (bytes, for messages: Kafka refuses a record batch over the
  * broker's `message.max.bytes`), except that one caller's items are never split: its request succeeds

@@ -32,6 +32,14 @@ const MAX_PRODUCE_BYTES = 1024 * 1024;
  * come back with their next requests (ProduceBatcher's linger), once a call carried this many callers.
  */
 const PRODUCE_LINGER = { ms: 1, busyCallers: 8 } as const;
+/**
+ * Produce calls outstanding at once. With one, the requests that arrived during a call waited for its
+ * acknowledgement before theirs could go, and the edge sat idle in the meantime; a second call lets them
+ * go at once (single events at 128 connections 1.13 times as fast, CPU per request 0.94; decision 0029).
+ * Two concurrent calls may reach a partition in either order, but their requests were concurrent too:
+ * a client's request answered before its next one was sent is still written before it.
+ */
+const PRODUCE_CALLS_IN_FLIGHT = 2;
 /** How long ingest fails fast after Kafka failed, before one request probes it again. */
 const BUS_COOLDOWN_MS = 2_000;
 
@@ -53,7 +61,7 @@ export function busEventSink(bus: MessageBus, topics: Topics, metrics?: Pick<Kaf
       throw err;
     });
   };
-  const batcher = new ProduceBatcher<PendingEntry>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length, linger: PRODUCE_LINGER });
+  const batcher = new ProduceBatcher<PendingEntry>(send, { maxWeight: MAX_PRODUCE_BYTES, weight: (p) => p.entry.length, linger: PRODUCE_LINGER, maxInFlight: PRODUCE_CALLS_IN_FLIGHT });
   return {
     publish: (events) => {
       // Refused now rather than queued behind the call in flight (a probe may take the produce
