@@ -100,10 +100,6 @@ export class IngestService {
     return { response: await this.#publish(appId, events.filter((_, index) => !problems.has(index))), rejected };
   }
 
-  async #accept(request: IngestRequest): Promise<IngestResponse> {
-    return this.#publish(request.appId, this.#accepted(request, await this.deps.ingestConfig.get(request.appId)));
-  }
-
   /** The events of the request, or the validation error of every item that breaks the app's schemas. */
   #accepted(request: IngestRequest, config: IngestConfig | null): StoredEvent[] {
     const { events, problems } = this.#build(request, config);
@@ -194,7 +190,8 @@ export class IngestService {
     }
     let response: IngestResponse;
     try {
-      response = await this.#accept(request);
+      // The claim is held: the request is accepted as one without a key.
+      ({ response } = await this.ingest({ ...request, idempotency: undefined }));
     } catch (err) {
       await this.deps.state.delete(key).catch((e: unknown) => this.deps.logger.warn({ err: e }, 'could not release an idempotency key'));
       throw err;
