@@ -600,3 +600,32 @@ describe("KafkaBus: a throughput subscriber's fetch waits for its minimum bytes 
     expect(received.length).toBeGreaterThan(0);
   });
 });
+
+describe('KafkaBus: idle connections', () => {
+  it('run no timer loop while nothing is produced or waiting', async () => {
+    const bus = new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_idle'), fetch: { minBytes: 1024 * 1024, maxWaitMs: 500 } });
+    let subscription: Subscription | undefined;
+    try {
+      const topic = uniqueName('test_idle');
+      await bus.ensureTopic(topic, 1);
+      const received: Received[] = [];
+      subscription = await bus.subscribe({ groupId: uniqueName('group'), topic, handler: collect(received) });
+      await bus.produce(topic, [message('k', 0)]);
+      await until(() => expect(received).toHaveLength(1));
+      // Every connection (the producer's, the consumer's, its coordinator's) has had its responses by
+      // now. Over a second with nothing to do, the bus may time its fetches and heartbeats; kafkajs's
+      // idle loop scheduled a check per connection every millisecond.
+      const shortTimers = vi.spyOn(globalThis, 'setTimeout');
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const loopLike = shortTimers.mock.calls.filter(([, ms]) => typeof ms !== 'number' || ms < 10);
+        expect(loopLike.length).toBeLessThan(50);
+      } finally {
+        shortTimers.mockRestore();
+      }
+    } finally {
+      await subscription?.stop();
+      await bus.close();
+    }
+  });
+});

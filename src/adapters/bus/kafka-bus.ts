@@ -1,5 +1,7 @@
-// Before kafkajs produces anything: its record batches' checksum, computed natively.
+// Before kafkajs produces anything: its record batches' checksum, computed natively, and its request
+// queues without their idle timer loop.
 import './kafka-checksum.js';
+import './kafka-request-queue.js';
 import {
   Kafka,
   Partitioners,
