@@ -1,7 +1,9 @@
+import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Kafka, logLevel } from 'kafkajs';
 import type { BatchHandler, ConsumedBatch, MessageBus, Subscription } from '../../src/ports/message-bus.js';
 import { KafkaBus } from '../../src/adapters/bus/kafka-bus.js';
+import { KAFKAJS_REQUEST_QUEUE_MODULE } from '../../src/adapters/bus/kafka-request-queue.js';
 import { KAFKA_FETCH_DEFAULTS } from '../../src/config.js';
 import { MemoryBus } from '../../src/adapters/bus/memory-bus.js';
 import { SqliteBusJournal } from '../../src/adapters/bus/sqlite-journal.js';
@@ -601,6 +603,9 @@ describe("KafkaBus: a throughput subscriber's fetch waits for its minimum bytes 
   });
 });
 
+/** kafkajs's per-connection request queue, whose pushes show which requests the bus sends. */
+const kafkajsRequestQueue = createRequire(import.meta.url)(KAFKAJS_REQUEST_QUEUE_MODULE) as { prototype: { push(pushed: { entry: { apiName: string } }): void } };
+
 describe('KafkaBus: idle connections', () => {
   it('run no timer loop while nothing is produced or waiting', async () => {
     const bus = new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_idle'), fetch: { minBytes: 1024 * 1024, maxWaitMs: 500 } });
@@ -613,14 +618,16 @@ describe('KafkaBus: idle connections', () => {
       await bus.produce(topic, [message('k', 0)]);
       await until(() => expect(received).toHaveLength(1));
       // Every connection (the producer's, the consumer's, its coordinator's) has had its responses by
-      // now. Over a second with nothing to do, the bus may time its fetches and heartbeats; kafkajs's
-      // idle loop scheduled a check per connection every millisecond.
+      // now. While the consumer's next two fetches wait out their 500 ms on the broker, the bus may time
+      // its fetches and heartbeats; kafkajs's idle loop scheduled a check per connection every millisecond.
       const shortTimers = vi.spyOn(globalThis, 'setTimeout');
+      const requests = vi.spyOn(kafkajsRequestQueue.prototype, 'push');
       try {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await until(() => expect(requests.mock.calls.filter(([pushed]) => pushed.entry.apiName === 'Fetch').length).toBeGreaterThanOrEqual(2));
         const loopLike = shortTimers.mock.calls.filter(([, ms]) => typeof ms !== 'number' || ms < 10);
         expect(loopLike.length).toBeLessThan(50);
       } finally {
+        requests.mockRestore();
         shortTimers.mockRestore();
       }
     } finally {
