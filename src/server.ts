@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequestListener } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { UnansweredResponses } from './http/unanswered-responses.js';
+import { EdgeResponse } from './http/response-head.js';
 import { AccountRateLimit } from './http/rate-limit.js';
 import { TurnBudget } from './lib/turn-budget.js';
 import type { Container } from './container.js';
@@ -69,7 +70,7 @@ export async function startServer(container: Container, options: { exposition?: 
   // connection) closes its connection, so that the server is left with no idle connection to wait for.
   const unanswered = new UnansweredResponses();
   let draining = false;
-  const server = createServer((req, res) => {
+  const server = createServer({ ServerResponse: EdgeResponse }, (req, res) => {
     if (draining) res.setHeader('Connection', 'close');
     unanswered.add(res);
     listener(req, res);

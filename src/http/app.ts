@@ -14,6 +14,7 @@ import { expressPath, mountRoutes, type RouteDeps } from './mount-routes.js';
 import type { AnyRoute } from './route.js';
 import { systemRouter } from './routes/system.route.js';
 import { requestLog } from './request-log.js';
+import { holdHeaders, setResponseHeader } from './response-head.js';
 
 export interface HttpAppDeps {
   readonly logger: Logger;
@@ -57,9 +58,11 @@ export function createRequestListener(deps: HttpAppDeps): RequestListener {
   const keyed = (deps.api?.routes ?? []).filter((r) => r.auth === 'api_key').map((r) => r.path);
   const cors = ingestCors(keyed, deps.corsAllowedOrigins ?? [], deps.logger);
   return (req, res) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const ingest = endpoint?.handles(req) === true;
+    if (ingest) holdHeaders(res);
+    setResponseHeader(res, 'X-Content-Type-Options', 'nosniff');
     if (cors?.handle(req, res)) return;
-    if (endpoint?.handles(req)) endpoint.handle(req, res);
+    if (ingest) endpoint.handle(req, res);
     else app(req, res);
   };
 }

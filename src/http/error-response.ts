@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { RouteTable } from '../lib/route-table.js';
+import { setResponseHeader, writeResponseHead } from './response-head.js';
 
 /** The one mapping from domain error codes to HTTP statuses; domain errors know nothing of HTTP. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -45,9 +46,9 @@ export function errorBody(status: number, message: string, path: string, details
 /** A JSON answer on a plain node response, as Express's `res.status().json()` writes it. */
 export function writeJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  setResponseHeader(res, 'Content-Type', 'application/json; charset=utf-8');
+  setResponseHeader(res, 'Content-Length', Buffer.byteLength(text));
+  writeResponseHead(res, status);
   res.end(text);
 }
 
@@ -97,8 +98,8 @@ export function writeError(res: ServerResponse, err: unknown, path: string, logg
   drainUnreadBody(res);
   const known = err instanceof URIError ? MALFORMED_PATH : err;
   if (known instanceof DomainError) {
-    if (known.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.ceil(known.retryAfterSeconds)));
-    for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
+    if (known.retryAfterSeconds !== undefined) setResponseHeader(res, 'Retry-After', String(Math.ceil(known.retryAfterSeconds)));
+    for (const [name, value] of Object.entries(known.headers ?? {})) setResponseHeader(res, name, value);
     const status = STATUS_BY_CODE[known.code];
     writeJson(res, status, errorBody(status, known.message, path, known.details));
     return;

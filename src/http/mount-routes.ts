@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { DomainError } from '../domain/errors.js';
 import { writeJson } from './error-response.js';
+import { setResponseHeader, writeResponseHead } from './response-head.js';
 import { readJsonBody } from './json-body.js';
 import type { Authenticator, Principal } from '../services/authenticator.js';
 import type { AccountRateLimit } from './rate-limit.js';
@@ -95,7 +96,7 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
   const principal = authenticated instanceof Promise ? await authenticated : authenticated;
   if (principal && deps.rateLimit) {
     const admitted = deps.rateLimit.admit(principal.accountId);
-    for (const [name, value] of Object.entries(admitted instanceof Promise ? await admitted : admitted)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(admitted instanceof Promise ? await admitted : admitted)) setResponseHeader(res, name, value);
   }
   authorize(route, principal);
   const raw = route.body ? await input.readBody(route.ingest ? deps.turns : undefined) : undefined;
@@ -113,10 +114,10 @@ export async function serveRoute(route: AnyRoute, deps: RouteDeps, input: RouteI
  * Content-Type the route set), or no body (a 204).
  */
 export function writeResult(res: ServerResponse, result: RouteResult): void {
-  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(result.headers ?? {})) setResponseHeader(res, name, value);
   if (Buffer.isBuffer(result.body)) {
-    res.statusCode = result.status;
-    res.setHeader('Content-Length', result.body.length);
+    setResponseHeader(res, 'Content-Length', result.body.length);
+    writeResponseHead(res, result.status);
     res.end(result.body);
     return;
   }
@@ -124,7 +125,7 @@ export function writeResult(res: ServerResponse, result: RouteResult): void {
     writeJson(res, result.status, result.body);
     return;
   }
-  res.statusCode = result.status;
+  writeResponseHead(res, result.status);
   res.end();
 }
 

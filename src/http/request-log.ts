@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { ExchangeNotes } from '../observability/http-metrics.js';
 import { runWithRequestId, type Logger } from '../observability/logger.js';
+import { responseHeader, setResponseHeader } from './response-head.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express types res.locals through this namespace
@@ -77,7 +78,7 @@ export interface RequestRoute {
 export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => RequestRoute): { requestId: string } {
   const started = process.hrtime.bigint();
   const requestId = requestIdOf(req);
-  res.setHeader(REQUEST_ID_HEADER, requestId);
+  setResponseHeader(res, REQUEST_ID_HEADER, requestId);
   const path = (req.url ?? '/').split('?', 1)[0]!;
 
   let logged = false;
@@ -132,7 +133,7 @@ function routeTemplate(req: Request): string | undefined {
 }
 
 function contentLength(res: ServerResponse): number | undefined {
-  const header = res.getHeader('content-length');
+  const header = responseHeader(res, 'content-length');
   const value = typeof header === 'string' ? Number(header) : header;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
