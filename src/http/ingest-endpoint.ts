@@ -4,7 +4,7 @@ import { runWithRequestId, type Logger } from '../observability/logger.js';
 import { writeError } from './error-response.js';
 import { readJsonBody } from './json-body.js';
 import { serveRoute, writeResult, type RouteDeps } from './mount-routes.js';
-import { beginRequestLog, type RequestRoute } from './request-log.js';
+import { requestLine, type RequestRoute } from './request-log.js';
 import type { AnyRoute } from './route.js';
 
 /** The endpoint's path as clients write it; other spellings (a trailing slash, capitals) still reach it through Express. */
@@ -53,9 +53,14 @@ export function ingestEndpoint(deps: { route: AnyRoute; routeDeps: RouteDeps; lo
   return {
     handles: (req) => req.method === 'POST' && (req.url === INGEST_PATH || req.url?.startsWith(`${INGEST_PATH}?`) === true),
     handle(req, res) {
-      const { requestId } = beginRequestLog(deps.logger, req, res, routeOfLine);
+      const { requestId, written } = requestLine(deps.logger, req, res, routeOfLine);
       const notes: ExchangeNotes = {};
-      deps.metrics.observe(req, res, template, () => notes);
+      const measured = deps.metrics.begin(req, res, template, () => notes);
+      // One listener for both: each listener added to a response is work on every request.
+      res.on('close', () => {
+        measured();
+        written();
+      });
       runWithRequestId(requestId, () => serve(req, res, notes));
     },
   };

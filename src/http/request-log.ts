@@ -69,26 +69,29 @@ export interface RequestRoute {
 }
 
 /**
- * Gives a request its id (echoed in `X-Request-Id`) and writes exactly one line when it ends, at the
- * level levelOf gives. The line names the path without its query string (which may hold anything a
- * client put there, a misplaced key included) and no header at all. `route` is asked when the line
- * is written, once the route is known; the line is not even built when its level is not logged.
- * Plain node objects, so that the ingest endpoint, which bypasses Express, logs like every other route.
+ * Gives a request its id (echoed in `X-Request-Id`) and returns, with it, `written`: the function
+ * writing the request's one line, at the level levelOf gives, for the caller to call once the
+ * response has closed (beginRequestLog registers it itself). The line names the path without its
+ * query string (which may hold anything a client put there, a misplaced key included) and no header
+ * at all. `route` is asked when the line is written, once the route is known; the line is not even
+ * built when its level is not logged. Plain node objects, so that the ingest endpoint, which bypasses
+ * Express, logs like every other route.
+ *
+ * On `close`, not `finish`: a response closes whether it was sent or its connection was lost first,
+ * so one listener sees both (an aborted one is marked so), and the ingest endpoint can serve this and
+ * the HTTP metrics from a single listener of its own (bench/NOTES.md).
  */
-export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => RequestRoute): { requestId: string } {
+export function requestLine(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => RequestRoute): { requestId: string; written: () => void } {
   const started = process.hrtime.bigint();
   const requestId = requestIdOf(req);
   setResponseHeader(res, REQUEST_ID_HEADER, requestId);
   const path = (req.url ?? '/').split('?', 1)[0]!;
 
-  let logged = false;
-  const done = (): void => {
-    if (logged) return;
-    logged = true;
+  const written = (): void => {
     const { template, ingest } = route();
     const level = levelOf(res.statusCode, path, ingest);
     if (!logger.isLevelEnabled(level)) return;
-    // The id is named here: `finish` may come outside the request's scope (runWithRequestId).
+    // The id is named here: `close` comes outside the request's scope (runWithRequestId).
     const line = {
       requestId,
       method: req.method,
@@ -101,8 +104,13 @@ export function beginRequestLog(logger: Logger, req: IncomingMessage, res: Serve
     };
     logger[level](line, level === 'error' ? 'request failed' : 'request completed');
   };
-  res.once('finish', done);
-  res.once('close', done);
+  return { requestId, written };
+}
+
+/** requestLine with its line written when the response closes. */
+export function beginRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, route: () => RequestRoute): { requestId: string } {
+  const { requestId, written } = requestLine(logger, req, res, route);
+  res.on('close', written);
   return { requestId };
 }
 

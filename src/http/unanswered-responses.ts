@@ -22,7 +22,8 @@ export class UnansweredResponses {
   add(res: ServerResponse): void {
     const slot: Slot = { res, index: this.#slots.length };
     this.#slots.push(slot);
-    res.once('close', () => this.#remove(slot));
+    // `on`, not `once`: a response closes once, and `once` wraps the listener anew for each.
+    res.on('close', () => this.#remove(slot));
   }
 
   get size(): number {

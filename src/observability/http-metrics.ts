@@ -35,13 +35,17 @@ export type ExchangeOutcome = () => ExchangeNotes | undefined;
 export interface EdgeMetrics {
   /** The route template a request is counted under; undefined when no template matches. */
   routeOf(method: string, path: string): RouteTemplate | undefined;
-  /** Records the request when its response finishes: count and duration by route, and its events on ingest routes. */
-  observe(req: IncomingMessage, res: ServerResponse, route: RouteTemplate | undefined, outcome: ExchangeOutcome): void;
+  /**
+   * Starts timing the request; returns what to call once its response has closed, which records it if
+   * it was sent: its count and duration by route, and its events on ingest routes. A response whose
+   * connection was lost before it was sent is not counted.
+   */
+  begin(req: IncomingMessage, res: ServerResponse, route: RouteTemplate | undefined, outcome: ExchangeOutcome): () => void;
 }
 
 /**
  * Records every answered request: its count by method, route template and status, and its duration
- * from arrival (observe is called first thing) to the response's end. On ingest routes it also counts
+ * from arrival (begin is called first thing) to the response's end. On ingest routes it also counts
  * the request's events as accepted (202) or rejected with a reason.
  *
  * The route is found by matching the path against the templates here rather than read from Express
@@ -54,15 +58,16 @@ export function edgeMetrics(registry: Registry, routes: RouteTable): EdgeMetrics
   const metrics = createServiceMetrics(registry);
   return {
     routeOf: (method, path) => routes.find(method, path),
-    observe(req, res, route, outcome) {
+    begin(req, res, route, outcome) {
       const started = process.hrtime.bigint();
-      res.once('finish', () => {
+      return () => {
+        if (!res.writableFinished) return;
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'other';
         const label = route?.path ?? outcome()?.routeLabel ?? UNMATCHED_ROUTE;
         metrics.httpRequests.record(method, label, res.statusCode, seconds);
         if (route?.ingest) countEvents(metrics, res.statusCode, outcome());
-      });
+      };
     },
   };
 }
@@ -70,7 +75,7 @@ export function edgeMetrics(registry: Registry, routes: RouteTable): EdgeMetrics
 /** edgeMetrics as the first Express middleware; routes leave their notes in `res.locals.notes`. */
 export function httpMetrics(edge: EdgeMetrics): RequestHandler {
   return (req, res, next) => {
-    edge.observe(req, res, edge.routeOf(req.method, req.path), () => res.locals.notes);
+    res.on('close', edge.begin(req, res, edge.routeOf(req.method, req.path), () => res.locals.notes));
     next();
   };
 }

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../helpers/api-assertions.js';
 import { MODES, startApi, type ApiHarness } from '../helpers/api-harness.js';
@@ -41,7 +43,7 @@ describe.each(MODES)('request logs (%s)', (mode) => {
   const requestLines = (requestId: string): LogLine[] => linesOf(requestId).filter((line) => line.msg === 'request completed' || line.msg === 'request failed');
 
   /**
-   * The request line is written when the response finishes, which can be a moment after the client
+   * The request line is written when the response closes, which can be a moment after the client
    * has read it: wait for it rather than assume it is there.
    */
   async function requestLineOf(requestId: string): Promise<LogLine> {
@@ -145,6 +147,26 @@ describe.each(MODES)('request logs (%s)', (mode) => {
     api.container.logger.info('outside any request');
     expect(lines().find((line) => line.msg === 'outside any request')?.requestId).toBeUndefined();
     expect(api.logLines().filter((line) => line.split('"requestId":').length > 2)).toEqual([]);
+  });
+
+  it('writes one line, marked aborted, for a request whose client went away before its answer', async () => {
+    const account = await api.newAccount();
+    const { apiKey } = await createTestApp(api, account, { name: 'Abandoned requests' });
+    // Half a body, then the connection goes: the service never gets to answer. `Expect: 100-continue`
+    // makes node say when it has the request, so that the connection is lost after that, not before.
+    const { hostname, port } = new URL(api.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const requestId = `abandoned-${Date.now()}`;
+    socket.write(
+      `POST /v1/ingest HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nX-Api-Key: ${apiKey}\r\nX-Request-Id: ${requestId}\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n`,
+    );
+    const [interim] = (await once(socket, 'data')) as [Buffer];
+    expect(interim.toString('latin1')).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    socket.write('{"event":');
+    socket.destroy();
+    const line = await requestLineOf(requestId);
+    expect(line).toMatchObject({ method: 'POST', route: '/v1/ingest', aborted: true });
   });
 
   it('logs probes at debug, still one line each', async () => {
