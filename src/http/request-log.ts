@@ -60,7 +60,7 @@ function levelOf(status: number, path: string, routine: boolean): 'error' | 'inf
   return 'info';
 }
 
-/** What beginRequestLog is told about the request's route once the response has ended. */
+/** What requestLine is told about the request's route once the response has ended. */
 export interface RequestRoute {
   /** Its template (`/v1/apps/:appId`); undefined when no route matched. */
   readonly template: string | undefined;
