@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickHouseEventStore, type ClickHouseEventStoreOptions } from '../../src/adapters/event-store/clickhouse-event-store.js';
 import type { EventStore } from '../../src/ports/event-store.js';
+import type { StoredEvent } from '../../src/domain/events.js';
 import { clickhouseSql, dropTestDatabase, testDatabaseName } from '../helpers/clickhouse.js';
 import { makeEvent } from '../helpers/event-store-harness.js';
 import { freePort } from '../helpers/net.js';
@@ -77,6 +78,28 @@ async function startHangingUp(): Promise<{ url: string; connections: () => numbe
   };
 }
 
+/**
+ * A TCP stand-in that reads `bytes` of each connection's request, head and body, then closes it: a
+ * node that dies while an insert's rows are on their way to it.
+ */
+async function startCuttingOff(bytes: number): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const server = net.createServer((socket) => {
+    let taken = 0;
+    socket.on('data', (chunk: Buffer) => {
+      taken += chunk.length;
+      received += chunk.length;
+      if (taken >= bytes) socket.destroy();
+    });
+    socket.on('error', () => {});
+  });
+  return {
+    url: await listenOnLoopback(server),
+    received: () => received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe('ClickHouseEventStore over several nodes (distributed)', () => {
   const database = testDatabaseName('failover');
   let real: string;
@@ -126,6 +149,20 @@ describe('ClickHouseEventStore over several nodes (distributed)', () => {
     expect(hangingUp.connections()).toBe(1);
     // migrate, insert, query and ping: several requests, all answered by the second node.
     expect(behind.requests.length).toBeGreaterThan(4);
+  });
+
+  it('sends an insert whole to the next node when the first one dies with part of its rows', async () => {
+    await withStore({ urls: [real] }, (store) => store.migrate());
+    const cuttingOff = await startCuttingOff(200_000);
+    nodes.push(cuttingOff);
+    const appId = uniqueName('app');
+    // About 700 KB of rows: the stand-in takes part of them before it hangs up.
+    const events = Array.from({ length: 1000 }, (_, i) => makeEvent(appId, { data: { i, note: `é€😀 ${'x'.repeat(600)}` }, customerId: `cus_${i}` }));
+    await withStore({ urls: [cuttingOff.url, real] }, (store) => store.insert(events));
+    expect(cuttingOff.received()).toBeGreaterThanOrEqual(200_000);
+    const stored = await withStore({ urls: [real] }, (store) => store.query({ appId, limit: 1000 }));
+    const byId = (list: readonly StoredEvent[]) => [...list].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(stored)).toEqual(byId(events));
   });
 
   it('pings through a dead node as its first request, so readiness holds while one node is down', async () => {
