@@ -11,9 +11,10 @@ import { stackEnv, uniqueName } from '../helpers/stack-env.js';
 
 /**
  * The ClickHouse event store given several node addresses: the local stack's server, and stand-ins on
- * 127.0.0.1 for a node that is down (a port nothing listens on), one that hangs up on every connection,
- * and one that answers every request with a SQL error. Every check goes through the store's own
- * methods, and each stand-in counts what reached it, so a request sent to the wrong node is seen.
+ * 127.0.0.1 for a node that is down (a port nothing listens on), one that hangs up on every connection
+ * at once or partway through a request, and one that answers every request with a SQL error. Every
+ * check goes through the store's own methods, and each stand-in counts what reached it, so a request
+ * sent to the wrong node is seen.
  */
 
 /** An HTTP stand-in on 127.0.0.1 that records the path and query of every request it gets. */
@@ -64,37 +65,36 @@ function forwardingTo(target: string): Promise<FakeNode> {
 /** ClickHouse 18.16's answer to a statement on a missing table: status 500, the exception as the body. */
 const SQL_ERROR = "Code: 60, e.displayText() = DB::Exception: Table x doesn't exist., e.what() = DB::Exception";
 
-/** A TCP stand-in that accepts each connection and closes it at once: "socket hang up" to the client. */
-async function startHangingUp(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
-  let connections = 0;
-  const server = net.createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  return {
-    url: await listenOnLoopback(server),
-    connections: () => connections,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+/** A TCP stand-in on 127.0.0.1 that counts the connections and the bytes that reached it. */
+interface TcpStandIn {
+  readonly url: string;
+  connections(): number;
+  received(): number;
+  close(): Promise<void>;
 }
 
 /**
- * A TCP stand-in that reads `bytes` of each connection's request, head and body, then closes it: a
- * node that dies while an insert's rows are on their way to it.
+ * A TCP stand-in that closes each connection once it has read `bytes` of its request, head and body
+ * together. With 0 it closes every connection at once ("socket hang up" to the client); with more it
+ * is a node that dies while an insert's rows are on their way to it.
  */
-async function startCuttingOff(bytes: number): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+async function startClosingAfter(bytes: number): Promise<TcpStandIn> {
+  let connections = 0;
   let received = 0;
   const server = net.createServer((socket) => {
+    connections++;
+    socket.on('error', () => {});
+    if (bytes === 0) return void socket.destroy();
     let taken = 0;
     socket.on('data', (chunk: Buffer) => {
       taken += chunk.length;
       received += chunk.length;
       if (taken >= bytes) socket.destroy();
     });
-    socket.on('error', () => {});
   });
   return {
     url: await listenOnLoopback(server),
+    connections: () => connections,
     received: () => received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -142,7 +142,7 @@ describe('ClickHouseEventStore over several nodes (distributed)', () => {
   });
 
   it('moves to the node that answered: a node that hung up is not asked again while the other answers', async () => {
-    const hangingUp = await startHangingUp();
+    const hangingUp = await startClosingAfter(0);
     const behind = await forwardingTo(real);
     nodes.push(hangingUp, behind);
     await withStore({ urls: [hangingUp.url, behind.url] }, expectWorking);
@@ -153,7 +153,7 @@ describe('ClickHouseEventStore over several nodes (distributed)', () => {
 
   it('sends an insert whole to the next node when the first one dies with part of its rows', async () => {
     await withStore({ urls: [real] }, (store) => store.migrate());
-    const cuttingOff = await startCuttingOff(200_000);
+    const cuttingOff = await startClosingAfter(200_000);
     nodes.push(cuttingOff);
     const appId = uniqueName('app');
     // About 700 KB of rows: the stand-in takes part of them before it hangs up.
