@@ -18,6 +18,19 @@ export interface CpuUsage {
   readonly cores: Readonly<Record<string, number>>;
   /** Cores busy on the whole machine (all processes, kernel included). */
   readonly machine: number;
+  /**
+   * The main thread of each watched group's process (the service's roles): seconds per second it ran
+   * on a core, and seconds per second it was ready to run but waited for one, the kernel having given
+   * both cores to other threads. Their sum near 1.00 is a thread bound by CPU, and then the wait is
+   * what its neighbours took from it. Absent in results written before it was measured, and for a
+   * group whose figures the kernel did not give (no scheduler statistics, or the process exited).
+   */
+  readonly mainThreads?: Readonly<Record<string, MainThreadTime>>;
+}
+
+export interface MainThreadTime {
+  readonly onCore: number;
+  readonly waiting: number;
 }
 
 const TICKS_PER_SECOND = clockTicks();
@@ -43,6 +56,20 @@ function processTicks(pid: number): number | null {
   }
 }
 
+/**
+ * A process's main thread (its thread id is the process id): nanoseconds on a core and nanoseconds
+ * waiting on a run queue, the first two fields of schedstat; null if the kernel keeps none or the
+ * process has exited.
+ */
+function mainThreadNanos(pid: number): { onCore: number; waiting: number } | null {
+  try {
+    const [onCore, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return Number.isFinite(onCore) && Number.isFinite(waiting) ? { onCore: onCore!, waiting: waiting! } : null;
+  } catch {
+    return null;
+  }
+}
+
 function machineTicks(): { busy: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
@@ -51,22 +78,28 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
 }
 
+type MainThreadSnapshot = Map<string, { pid: number; onCore: number; waiting: number }>;
+
 export class CpuSampler {
   readonly #groups: ReadonlyMap<string, PidSource>;
-  #start: { at: number; ticks: Map<string, Map<number, number>>; machine: { busy: number; total: number } } | undefined;
+  readonly #watched: readonly string[];
+  #start: { at: number; ticks: Map<string, Map<number, number>>; machine: { busy: number; total: number }; mainThreads: MainThreadSnapshot } | undefined;
 
-  constructor(groups: Record<string, PidSource>) {
+  /** `watchMainThreads`: groups of one process each whose main thread's time is also reported (mainThreads). */
+  constructor(groups: Record<string, PidSource>, watchMainThreads: readonly string[] = []) {
     this.#groups = new Map(Object.entries(groups));
+    this.#watched = watchMainThreads;
   }
 
   start(): void {
-    this.#start = { at: performance.now(), ticks: this.#snapshot(), machine: machineTicks() };
+    this.#start = { at: performance.now(), ticks: this.#snapshot(), machine: machineTicks(), mainThreads: this.#mainThreads() };
   }
 
   stop(): CpuUsage {
     const start = this.#start;
     if (!start) throw new Error('CpuSampler.stop() before start()');
     const end = this.#snapshot();
+    const endThreads = this.#mainThreads();
     const machine = machineTicks();
     const wallSeconds = (performance.now() - start.at) / 1000;
     const cores: Record<string, number> = {};
@@ -80,7 +113,25 @@ export class CpuSampler {
     }
     const cpus = machine.total - start.machine.total;
     const machineCores = cpus > 0 ? ((machine.busy - start.machine.busy) / cpus) * coreCount() : 0;
-    return { wallSeconds, cores, machine: machineCores };
+    if (this.#watched.length === 0) return { wallSeconds, cores, machine: machineCores };
+    const mainThreads: Record<string, MainThreadTime> = {};
+    for (const [name, now] of endThreads) {
+      const before = start.mainThreads.get(name);
+      // The same process at both ends: a role restarted within the window has no figure.
+      if (before?.pid !== now.pid) continue;
+      mainThreads[name] = { onCore: (now.onCore - before.onCore) / 1e9 / wallSeconds, waiting: (now.waiting - before.waiting) / 1e9 / wallSeconds };
+    }
+    return { wallSeconds, cores, machine: machineCores, mainThreads };
+  }
+
+  #mainThreads(): MainThreadSnapshot {
+    const result: MainThreadSnapshot = new Map();
+    for (const name of this.#watched) {
+      const [pid] = this.#groups.get(name)?.() ?? [];
+      const nanos = pid === undefined ? null : mainThreadNanos(pid);
+      if (pid !== undefined && nanos) result.set(name, { pid, ...nanos });
+    }
+    return result;
   }
 
   #snapshot(): Map<string, Map<number, number>> {

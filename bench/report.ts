@@ -237,6 +237,29 @@ function cpuTable(t: TargetResult): string {
   ].join('\n');
 }
 
+/**
+ * Each service process's main thread: on a core, and ready but waiting for one. Says whether a step
+ * was bound by the process's own work or by the cores its neighbours held.
+ */
+function mainThreadTable(t: TargetResult): string | null {
+  const roles = [...new Set(t.steps.flatMap((s) => Object.keys(s.cpu.mainThreads ?? {})))];
+  if (roles.length === 0) return null;
+  const rows = t.steps.map((s) => {
+    const cell = (role: string): string => {
+      const time = s.cpu.mainThreads?.[role];
+      return time ? `${cores(time.onCore)} / ${cores(time.waiting)}` : 'n/a';
+    };
+    return [s.shape, String(s.connections), ...roles.map(cell)];
+  });
+  return [
+    "Main thread of each process, seconds per second on a core / ready to run but waiting for one (the kernel's " +
+      'scheduler statistics, /proc/PID/task/PID/schedstat): a thread whose two figures add up to about 1.00 is bound by ' +
+      'CPU, and its wait is the time the other threads on the machine held both cores.',
+    '',
+    table(['Shape', 'Conns', ...roles], rows),
+  ].join('\n');
+}
+
 /** The same CPU time divided by the accepted events: what one event costs each part, in microseconds. */
 const isLoadGenerator = (group: string): boolean => group.startsWith('load generator');
 
@@ -344,6 +367,8 @@ function targetSection(t: TargetResult): string {
   }
   if (t.kind === 'distributed') lines.push(pipelineTable(t), '');
   lines.push(cpuTable(t), '');
+  const mainThreads = mainThreadTable(t);
+  if (mainThreads) lines.push(mainThreads, '');
   if (t.kind !== 'bare-http') lines.push(costTable(t), '');
   return lines.join('\n');
 }

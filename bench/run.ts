@@ -156,7 +156,7 @@ interface RunContext {
 
 async function benchTarget(ctx: RunContext, kind: TargetKind, label: string, layout: 'split' | 'all' | null, target: Target): Promise<TargetResult> {
   const serversAtStart = findStackProcesses();
-  const sampler = new CpuSampler(cpuGroups(target, serversAtStart));
+  const sampler = new CpuSampler(cpuGroups(target, serversAtStart), Object.keys(target.pids));
   const kafka = target.kafka;
   /** End offsets of the events topic before and after each step's load, to attribute record batches. */
   const windows: Array<{ from: EndOffsets; to: EndOffsets; seconds: number }> = [];
