@@ -61,7 +61,8 @@ export interface SubscribeOptions {
   /**
    * `throughput` (the default) lets a fetch wait briefly for more data, so that batches are large;
    * `latency` hands over each message as soon as it is there (rule evaluation, alert deliveries; the
-   * in-process bus may gather for a few milliseconds first, MemoryBusOptions.latencyWaitMs).
+   * in-process bus may gather for a few milliseconds first, MemoryBusOptions.latencyWaitMs, and the
+   * Kafka bus may space a busy subscriber's batches, KafkaBusOptions.latencyGapMs).
    */
   readonly batching?: 'throughput' | 'latency';
   /**

@@ -603,6 +603,79 @@ describe("KafkaBus: a throughput subscriber's fetch waits for its minimum bytes 
   });
 });
 
+describe("KafkaBus: a latency subscriber's batches under a stream of messages", () => {
+  interface Timed {
+    readonly bus: KafkaBus;
+    readonly topic: string;
+    /** When each batch was handed over, and the batches. */
+    readonly starts: number[];
+    readonly batches: ConsumedBatch[];
+    readonly subscribe: () => Promise<void>;
+  }
+
+  /** A bus that spaces latency batches by `gapMs`, a topic of one partition, and a latency subscriber to it that notes its batches. */
+  async function withTimedSubscriber(gapMs: number, body: (timed: Timed) => Promise<void>): Promise<void> {
+    const bus = new KafkaBus({ brokers: stackEnv().kafkaBrokers, clientId: uniqueName('bus_gap'), fetch: KAFKA_FETCH_DEFAULTS, latencyGapMs: gapMs });
+    let subscription: Subscription | undefined;
+    try {
+      const topic = uniqueName('test_gap');
+      await bus.ensureTopic(topic, 1);
+      const starts: number[] = [];
+      const batches: ConsumedBatch[] = [];
+      const handler: BatchHandler = (batch) => {
+        starts.push(performance.now());
+        batches.push(batch);
+        return Promise.resolve();
+      };
+      await body({
+        bus,
+        topic,
+        starts,
+        batches,
+        subscribe: async () => {
+          subscription = await bus.subscribe({ groupId: uniqueName('group'), topic, batching: 'latency', handler });
+        },
+      });
+    } finally {
+      await subscription?.stop();
+      await bus.close();
+    }
+  }
+
+  it('hand over a message after a quiet spell at once, then start at most once per gap, with what arrived meanwhile', async () => {
+    const GAP_MS = 1000;
+    await withTimedSubscriber(GAP_MS, async ({ bus, topic, starts, batches, subscribe }) => {
+      await subscribe();
+      const received = (): Received[] => batches.flatMap(decode);
+      const producedAt = performance.now();
+      await bus.produce(topic, [message('k', 0)]);
+      await until(() => expect(received()).toHaveLength(1));
+      expect(starts[0]! - producedAt).toBeLessThan(GAP_MS);
+      // A stream: each message its own produce call, sent once the one before was acknowledged.
+      const COUNT = 30;
+      for (let seq = 1; seq < COUNT; seq++) await bus.produce(topic, [message('k', seq)]);
+      await until(() => expect(received()).toHaveLength(COUNT));
+      expect(received().map((r) => r.seq)).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+      expect(starts.length).toBeLessThan(COUNT);
+      // A timer may fire a moment early against performance.now(); a fetch per produce call would be milliseconds apart.
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(GAP_MS - 5);
+    });
+  });
+
+  it('fetch again at once while they are behind on a backlog', async () => {
+    const GAP_MS = 5000;
+    await withTimedSubscriber(GAP_MS, async ({ bus, topic, starts, batches, subscribe }) => {
+      // 20 MiB in messages of 1 MiB: more than one fetch brings (8 MiB a partition).
+      const COUNT = 20;
+      for (let seq = 0; seq < COUNT; seq++) await bus.produce(topic, [{ key: 'k', value: Buffer.alloc(1024 * 1024, seq) }]);
+      await subscribe();
+      await until(() => expect(batches.reduce((n, batch) => n + batch.messages.length, 0)).toBe(COUNT));
+      expect(starts.length).toBeGreaterThan(1);
+      expect(starts[starts.length - 1]! - starts[0]!).toBeLessThan(GAP_MS);
+    });
+  });
+});
+
 /** kafkajs's per-connection request queue, whose pushes show which requests the bus sends. */
 const kafkajsRequestQueue = createRequire(import.meta.url)(KAFKAJS_REQUEST_QUEUE_MODULE) as { prototype: { push(pushed: { entry: { apiName: string } }): void } };
 
