@@ -61,7 +61,7 @@ function processTicks(pid: number): number | null {
  * waiting on a run queue, the first two fields of schedstat; null if the kernel keeps none or the
  * process has exited.
  */
-function mainThreadNanos(pid: number): { onCore: number; waiting: number } | null {
+function mainThreadNanos(pid: number): MainThreadTime | null {
   try {
     const [onCore, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
     return Number.isFinite(onCore) && Number.isFinite(waiting) ? { onCore: onCore!, waiting: waiting! } : null;
@@ -78,7 +78,7 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
 }
 
-type MainThreadSnapshot = Map<string, { pid: number; onCore: number; waiting: number }>;
+type MainThreadSnapshot = Map<string, MainThreadTime & { readonly pid: number }>;
 
 export class CpuSampler {
   readonly #groups: ReadonlyMap<string, PidSource>;

@@ -2,6 +2,7 @@
 // queues without their idle timer loop.
 import './kafka-checksum.js';
 import './kafka-request-queue.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   Kafka,
   Partitioners,
@@ -202,6 +203,7 @@ export class KafkaBus implements MessageBus {
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     if (this.#closed) throw new Error('message bus is closed');
     const bytesPerPartition = fetchBytesPerPartition(this.#fetch.minBytes);
+    const handle = (payload: EachBatchPayload): Promise<void> => handleBatch(options, payload, this.#metrics);
     const member = new GroupMember(options, {
       consumer: () =>
         this.#kafka.consumer({
@@ -221,10 +223,7 @@ export class KafkaBus implements MessageBus {
         // a threshold of 1 makes it commit whatever was resolved, i.e. the batch just finished.
         autoCommitThreshold: 1,
         partitionsConsumedConcurrently: this.#concurrency,
-        eachBatch:
-          options.batching === 'latency' && this.#latencyGapMs > 0
-            ? (payload) => spaced(this.#latencyGapMs, payload, handleBatch(options, payload, this.#metrics))
-            : (payload) => handleBatch(options, payload, this.#metrics),
+        eachBatch: options.batching === 'latency' && this.#latencyGapMs > 0 ? (payload) => spaced(this.#latencyGapMs, payload, handle(payload)) : handle,
       },
       logger: this.#logger,
       metrics: this.#metrics,
@@ -504,7 +503,7 @@ async function spaced(gapMs: number, payload: EachBatchPayload, work: Promise<vo
   const until = performance.now() + gapMs;
   await work;
   const left = until - performance.now();
-  if (left > 0 && Number(payload.batch.offsetLag()) === 0) await new Promise<void>((resolve) => setTimeout(resolve, left));
+  if (left > 0 && Number(payload.batch.offsetLag()) === 0) await delay(left);
 }
 
 /** Handler failures are retried (wrapped so kafkajs's retrier does not treat a TypeError as fatal). */
