@@ -24,6 +24,13 @@ import { startDistributed, startEmbedded, waitForStored, type ServiceSettings, t
  * other, so their pairs can. What it reports per round and as medians: requests/s, and the CPU time
  * the edge process (the api, or the embedded process) spent per request, read from /proc.
  *
+ * With --measure pipeline (distributed mode), a round is a burst of 100-event batches at the edge
+ * followed by the wait until ClickHouse holds every accepted event; it reports events/s end to end
+ * and the CPU time every process of the pipeline spent per accepted event from the burst's start to
+ * the last event stored: the api, the worker, Kafka, ClickHouse and Redis (the figure the benchmark's
+ * CPU-per-event goal counts, through the drain rather than over the load only). Both services share
+ * the stack, so the idle one's consumers polling Kafka are counted on both sides alike.
+ *
  * With --measure drain (distributed mode), a round is the worker's catch-up instead: the worker
  * process is stopped (SIGSTOP), --events events are ingested in requests of 100, the worker is let go
  * (SIGCONT), and the round measures how fast the backlog is stored in ClickHouse (events/s from the
@@ -37,15 +44,16 @@ import { startDistributed, startEmbedded, waitForStored, type ServiceSettings, t
  * figures; writes them as JSON with --json. Options (after `npm run bench:ab --`):
  *   --against REF       the commit to compare with (HEAD)
  *   --mode M            distributed (api + worker, on the local stack) or embedded (distributed)
- *   --measure M         edge (bursts of load at the edge) or drain (the worker's catch-up) (edge)
+ *   --measure M         edge (bursts of load at the edge), pipeline (bursts of batches, every
+ *                       process through the drain) or drain (the worker's catch-up) (edge)
  *   --events N          drain: the backlog of each round (300000)
  *   --shape S           edge: single or batch (single)
  *   --key K             edge: app (the benchmark app's key, every answer a 202) or unknown (a
  *                       well-formed key no app has, every answer a 401: what a client still
  *                       sending a rotated key costs) (app)
- *   --connections N     edge: requests in flight (64)
+ *   --connections N     edge, pipeline: requests in flight (64)
  *   --rounds N          bursts (or drains) for each service in each of the two sessions (10)
- *   --seconds S         edge: length of each burst (2)
+ *   --seconds S         edge, pipeline: length of each burst (2)
  *   --base-entry E      built, or source: the base runs src/main.ts through tsx, as the benchmark ran
  *                       the service before it measured the build (built)
  *   --change-env K=V    an environment variable for the change's service processes only, to measure
@@ -76,8 +84,8 @@ const { values: options } = parseArgs({
 
 if (options.mode !== 'distributed' && options.mode !== 'embedded') throw new Error(`--mode: expected distributed or embedded, got ${JSON.stringify(options.mode)}`);
 if (!(SHAPES as readonly string[]).includes(options.shape)) throw new Error(`--shape: expected ${SHAPES.join(' or ')}, got ${JSON.stringify(options.shape)}`);
-if (options.measure !== 'edge' && options.measure !== 'drain') throw new Error(`--measure: expected edge or drain, got ${JSON.stringify(options.measure)}`);
-if (options.measure === 'drain' && options.mode !== 'distributed') throw new Error('--measure drain: only in distributed mode (the worker is its own process there)');
+if (options.measure !== 'edge' && options.measure !== 'pipeline' && options.measure !== 'drain') throw new Error(`--measure: expected edge, pipeline or drain, got ${JSON.stringify(options.measure)}`);
+if (options.measure !== 'edge' && options.mode !== 'distributed') throw new Error(`--measure ${options.measure}: only in distributed mode (the worker is its own process there)`);
 const MODE = options.mode;
 const MEASURE = options.measure;
 const DRAIN_EVENTS = positiveWhole('events', options.events);
@@ -105,11 +113,14 @@ const WARMUP_SECONDS = 3;
 
 /** One round of one side. */
 interface Sample {
-  /** Requests/s at the edge, or (drain) events/s stored. */
+  /** Requests/s at the edge; (pipeline) events/s end to end, the burst and its drain; (drain) events/s stored. */
   readonly rate: number;
-  /** CPU time per request of the edge process, or (drain) per event of the worker and ClickHouse together, in microseconds. */
+  /**
+   * CPU time per request of the edge process; (pipeline) per event of every process of the pipeline
+   * together; (drain) per event of the worker and ClickHouse together. In microseconds.
+   */
   readonly cpuMicros: number;
-  /** Drain: the worker's and ClickHouse's shares of cpuMicros. */
+  /** Pipeline and drain: each process's share of cpuMicros. */
   readonly parts?: Readonly<Record<string, number>>;
 }
 
@@ -204,6 +215,28 @@ async function drain(target: Target, events: number): Promise<Sample> {
   return { rate: backlog / seconds, cpuMicros: micros('worker') + micros('clickhouse'), parts: { worker: micros('worker'), clickhouse: micros('clickhouse') } };
 }
 
+/**
+ * A burst of 100-event batches, then the wait until the store holds every event it got accepted; the
+ * CPU of each process of the pipeline from the burst's start to then, per accepted event.
+ */
+async function pipeline(target: Target, seconds: number): Promise<Sample> {
+  const stack = findStackProcesses();
+  const api = edgePid(target);
+  const worker = workerPid(target);
+  const sampler = new CpuSampler({ api: () => [api], worker: () => [worker], kafka: () => stack.kafka, clickhouse: () => stack.clickhouse, redis: () => stack.redis });
+  const stored = await target.storedEvents!();
+  sampler.start();
+  const started = performance.now();
+  const outcome = await runLoad({ url: target.url, apiKey: target.apiKey, shape: 'batch', connections: CONNECTIONS, durationSeconds: seconds });
+  const events = outcome.accepted * BATCH_SIZE;
+  if (Object.keys(outcome.non202).length > 0) throw new Error(`answers other than 202: ${JSON.stringify(outcome.non202)}`);
+  const drained = await waitForStored(target, stored + events, started, DRAIN_TIMEOUT_MS);
+  const cpu = sampler.stop();
+  if (drained === null) throw new Error(`the worker did not store a burst's ${events} events within ${DRAIN_TIMEOUT_MS} ms`);
+  const parts = Object.fromEntries(Object.entries(cpu.cores).map(([group, cores]) => [group, (cores * cpu.wallSeconds * 1e6) / events]));
+  return { rate: events / drained, cpuMicros: Object.values(parts).reduce((a, b) => a + b, 0), parts };
+}
+
 /** The process's peak resident set so far (VmHWM), in MiB. */
 function peakRssMiB(pid: number): number {
   const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -211,8 +244,11 @@ function peakRssMiB(pid: number): number {
   return Math.round(Number(kib) / 1024);
 }
 
-const measure = (target: Target, warmUp: boolean): Promise<Sample> =>
-  MEASURE === 'edge' ? burst(target, warmUp ? WARMUP_SECONDS : SECONDS) : drain(target, warmUp ? Math.ceil(DRAIN_EVENTS / 5) : DRAIN_EVENTS);
+function measure(target: Target, warmUp: boolean): Promise<Sample> {
+  if (MEASURE === 'drain') return drain(target, warmUp ? Math.ceil(DRAIN_EVENTS / 5) : DRAIN_EVENTS);
+  const seconds = warmUp ? WARMUP_SECONDS : SECONDS;
+  return MEASURE === 'edge' ? burst(target, seconds) : pipeline(target, seconds);
+}
 
 async function main(): Promise<void> {
   const commit = (await run('git', ['rev-parse', '--short=12', options.against], { cwd: ROOT })).stdout.trim();
@@ -266,7 +302,11 @@ async function main(): Promise<void> {
       baseEntry: BASE_ENTRY,
       mode: MODE,
       measure: MEASURE,
-      ...(MEASURE === 'edge' ? { shape: SHAPE, key: KEY, connections: CONNECTIONS, seconds: SECONDS } : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
+      ...(MEASURE === 'edge'
+        ? { shape: SHAPE, key: KEY, connections: CONNECTIONS, seconds: SECONDS }
+        : MEASURE === 'pipeline'
+          ? { shape: 'batch', connections: CONNECTIONS, seconds: SECONDS }
+          : { events: DRAIN_EVENTS, workerPeakRssMiB: peakRss }),
       rounds: samples.change.length,
       medians: { base: mediansOf(samples.base), change: mediansOf(samples.change) },
       changeCheaperInRounds: cheaperRounds,
