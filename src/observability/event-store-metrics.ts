@@ -13,21 +13,14 @@ type InsertMetrics = Pick<ServiceMetrics, 'clickhouseInsertRows' | 'clickhouseIn
 export function instrumentEventStore(store: EventStore, metrics: InsertMetrics, now: () => number = Date.now): EventStore {
   return {
     migrate: () => store.migrate(),
-    async insert(events) {
+    insert(events) {
       // The store does nothing for an empty batch: no statement to count.
       if (events.length === 0) return store.insert(events);
       const started = process.hrtime.bigint();
-      try {
-        await store.insert(events);
-      } catch (err) {
-        metrics.clickhouseInsertErrors.inc();
-        throw err;
-      }
-      metrics.clickhouseInsertDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
-      metrics.clickhouseInsertBatches.inc();
-      metrics.clickhouseInsertRows.inc(events.length);
-      const stored = now();
-      for (const event of events) metrics.eventStoredLatency.observe(Math.max(0, stored - event.ingestedAt.getTime()) / 1000);
+      // What the measurement needs after the INSERT, taken now: the events themselves are not kept
+      // while it is on its way (the store's insert says why).
+      const acceptedAt = Float64Array.from(events, (event) => event.ingestedAt.getTime());
+      return measured(store.insert(events), started, acceptedAt);
     },
     query: (query) => store.query(query),
     counts: (query) => store.counts(query),
@@ -37,4 +30,18 @@ export function instrumentEventStore(store: EventStore, metrics: InsertMetrics, 
     ping: () => store.ping(),
     close: () => store.close(),
   };
+
+  async function measured(inserting: Promise<void>, started: bigint, acceptedAt: Float64Array): Promise<void> {
+    try {
+      await inserting;
+    } catch (err) {
+      metrics.clickhouseInsertErrors.inc();
+      throw err;
+    }
+    metrics.clickhouseInsertDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    metrics.clickhouseInsertBatches.inc();
+    metrics.clickhouseInsertRows.inc(acceptedAt.length);
+    const stored = now();
+    for (const at of acceptedAt) metrics.eventStoredLatency.observe(Math.max(0, stored - at) / 1000);
+  }
 }

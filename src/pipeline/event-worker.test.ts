@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Registry } from 'prom-client';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeEventMessages } from '../domain/messages/event-message.js';
+import { SqlEventStore } from '../adapters/event-store/sql-event-store.js';
+import type { ClickHouseTransport } from '../adapters/event-store/clickhouse-transport.js';
+import { instrumentEventStore } from '../observability/event-store-metrics.js';
+import { createServiceMetrics } from '../observability/service-metrics.js';
 import { APP_A, APP_B, consumedBatch, storedEvent } from '../../test/helpers/pipeline-fixtures.js';
+import { storeEventsStep } from './steps/store-events.js';
 import { alertChain, storeChain, type EventSteps } from './event-worker.js';
 
 /** Steps that record the order they ran in; `failAt` makes that step throw; only `withRules` have rules. */
@@ -37,6 +45,47 @@ describe('storeChain', () => {
   it('rejects when the store fails, so the batch is consumed again', async () => {
     const { steps } = recordingSteps({ failAt: 'store' });
     await expect(storeChain(steps)(batch)).rejects.toThrow('store failed');
+  });
+
+  it('keeps none of the decoded events alive while their insert is on its way', async () => {
+    // A full collection on demand: the flag exposes gc() to contexts made after it is set.
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const statements: string[] = [];
+    let answer = (): void => undefined;
+    const transport: ClickHouseTransport = {
+      exec: (sql) => {
+        statements.push(sql);
+        return new Promise<void>((resolve) => (answer = resolve));
+      },
+      select: () => Promise.resolve([]),
+      ping: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    // The chain as the worker builds it: the store step, the measured store, the SQL store, a server that has not answered yet.
+    const store = storeEventsStep({ events: instrumentEventStore(new SqlEventStore(transport, { database: 'events' }), createServiceMetrics(new Registry())) });
+    let decodedEvents: Array<WeakRef<object>> = [];
+    const { steps } = recordingSteps();
+    const chain = storeChain({
+      ...steps,
+      store: (decoded) => {
+        decodedEvents = decoded.events.map((event) => new WeakRef(event));
+        return store(decoded);
+      },
+    });
+    const events = Array.from({ length: 50 }, (_, i) => storedEvent(APP_A, `e${i}`));
+    const outcomes = chain(consumedBatch(encodeEventMessages(events)));
+    await vi.waitFor(() => expect(statements).toHaveLength(1));
+    // A WeakRef keeps its target until the end of the job that made or read it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(decodedEvents).toHaveLength(50);
+    expect(decodedEvents.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+    answer();
+    const [tally, , stored] = await outcomes;
+    expect(tally).toEqual({ step: 'decoded', events: 50, deadLetters: 0 });
+    expect(stored.inserted).toBe(50);
+    expect(statements[0]).toContain(events[49]!.id);
   });
 
   it('does not store after dead-lettering fails', async () => {

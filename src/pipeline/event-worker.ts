@@ -7,7 +7,7 @@ import type { ServiceMetrics } from '../observability/service-metrics.js';
 import type { AppRuleSet } from '../services/rule-set-cache.js';
 import type { StoredEvent } from '../domain/events.js';
 import type { DeliveryQueue } from './delivery-queue.js';
-import { decodeBatch, type DecodedBatch } from './steps/decode-batch.js';
+import { decodeBatch, type DecodedBatch, type DecodedTally } from './steps/decode-batch.js';
 import { deadLetterStep, type DeadLettered } from './steps/dead-letter.js';
 import { enqueueDeliveriesStep, type Enqueued } from './steps/enqueue-deliveries.js';
 import { evaluateRulesStep, type Evaluated } from './steps/evaluate-rules.js';
@@ -15,7 +15,7 @@ import { eventsByApp, storeEventsStep, type StoredBatch } from './steps/store-ev
 import { CANONICAL_UUID } from '../domain/uuid.js';
 
 /** What each step of one batch did in the storing group, in order: the chain's record of the batch. */
-export type StoreOutcomes = readonly [DecodedBatch, DeadLettered, StoredBatch];
+export type StoreOutcomes = readonly [DecodedTally, DeadLettered, StoredBatch];
 /** The same for the rules group: what was decoded (the events of apps with rules), evaluated, enqueued. */
 export type AlertOutcomes = readonly [DecodedBatch, Evaluated, Enqueued];
 
@@ -43,7 +43,11 @@ export function storeChain(steps: Pick<EventSteps, 'deadLetter' | 'store'>): (ba
     const decoded = decodeBatch(batch);
     // Dead letters first: once they are durable in their own topic, committing past them loses nothing.
     const deadLettered = await steps.deadLetter(decoded.dead);
-    return [decoded, deadLettered, await steps.store(decoded)];
+    const tally: DecodedTally = { step: 'decoded', events: decoded.events.length, deadLetters: decoded.dead.length };
+    // The insert's promise returned, not awaited: an async function keeps its variables until it
+    // returns, and the batch's decoded events are no use once their rows are built (EventStore's SQL
+    // insert says why that matters).
+    return steps.store(decoded).then((stored): StoreOutcomes => [tally, deadLettered, stored]);
   };
 }
 

@@ -15,6 +15,13 @@ export interface DecodedBatch {
   readonly dead: readonly DeadLetter[];
 }
 
+/** What decoding found, counted: the storing chain's record, which keeps no event once they are stored. */
+export interface DecodedTally {
+  readonly step: 'decoded';
+  readonly events: number;
+  readonly deadLetters: number;
+}
+
 /**
  * Validates every message of a consumed batch again (every boundary validates): a message that does
  * not parse, or an entry of it that does not, becomes a dead letter, never an event half understood.
