@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { positiveWhole } from './cli-options.js';
-import { CpuSampler } from './cpu.js';
+import { CpuSampler, type CpuUsage } from './cpu.js';
 import { BATCH_SIZE, SAMPLE_EVENT, SHAPES, type RequestShape } from './events.js';
 import { runLoad } from './load.js';
 import { median } from './statistics.js';
@@ -211,8 +211,13 @@ async function drain(target: Target, events: number): Promise<Sample> {
   const seconds = await waitForStored(target, stored + backlog, started, DRAIN_TIMEOUT_MS);
   const cpu = sampler.stop();
   if (seconds === null) throw new Error(`the worker did not store a backlog of ${backlog} events within ${DRAIN_TIMEOUT_MS} ms`);
-  const micros = (group: string): number => ((cpu.cores[group] ?? 0) * cpu.wallSeconds * 1e6) / backlog;
-  return { rate: backlog / seconds, cpuMicros: micros('worker') + micros('clickhouse'), parts: { worker: micros('worker'), clickhouse: micros('clickhouse') } };
+  return perEvent(cpu, backlog, seconds);
+}
+
+/** `events` stored in `seconds`, and each sampled group's CPU time per event (summed as cpuMicros). */
+function perEvent(cpu: CpuUsage, events: number, seconds: number): Sample {
+  const parts = Object.fromEntries(Object.entries(cpu.cores).map(([group, cores]) => [group, (cores * cpu.wallSeconds * 1e6) / events]));
+  return { rate: events / seconds, cpuMicros: Object.values(parts).reduce((a, b) => a + b, 0), parts };
 }
 
 /**
@@ -233,8 +238,7 @@ async function pipeline(target: Target, seconds: number): Promise<Sample> {
   const drained = await waitForStored(target, stored + events, started, DRAIN_TIMEOUT_MS);
   const cpu = sampler.stop();
   if (drained === null) throw new Error(`the worker did not store a burst's ${events} events within ${DRAIN_TIMEOUT_MS} ms`);
-  const parts = Object.fromEntries(Object.entries(cpu.cores).map(([group, cores]) => [group, (cores * cpu.wallSeconds * 1e6) / events]));
-  return { rate: events / drained, cpuMicros: Object.values(parts).reduce((a, b) => a + b, 0), parts };
+  return perEvent(cpu, events, drained);
 }
 
 /** The process's peak resident set so far (VmHWM), in MiB. */
